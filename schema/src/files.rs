@@ -1,0 +1,272 @@
+//! The two kinds of catalog file as Rust types: the matrix (`profiles.json`) and a tool file.
+//!
+//! Their shape is checked by serde (unknown keys are errors); their meaning is checked by
+//! [`crate::load`]. The JSON Schemas committed as `schema/profiles.schema.json` and
+//! `schema/tool.schema.json` are derived from these types with schemars ([`file_schemas`]).
+
+use std::borrow::Cow;
+use std::marker::PhantomData;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+
+use crate::json::Value;
+
+/// A JSON object read in source order, each key once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderedMap<V>(pub Vec<(String, V)>);
+
+impl<V> Default for OrderedMap<V> {
+    fn default() -> Self {
+        OrderedMap(Vec::new())
+    }
+}
+
+impl<V> OrderedMap<V> {
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// The entries in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &V)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// The keys in order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(k, _)| k.as_str())
+    }
+
+    /// Whether `key` is present.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for OrderedMap<V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V2<V>(PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for V2<V> {
+            type Value = OrderedMap<V>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+                let mut out: Vec<(String, V)> = Vec::new();
+                while let Some(key) = access.next_key::<String>()? {
+                    if out.iter().any(|(k, _)| *k == key) {
+                        return Err(de::Error::custom(format_args!("duplicate key `{key}`")));
+                    }
+                    let value = access.next_value()?;
+                    out.push((key, value));
+                }
+                Ok(OrderedMap(out))
+            }
+        }
+        deserializer.deserialize_map(V2(PhantomData))
+    }
+}
+
+impl<V: JsonSchema> JsonSchema for OrderedMap<V> {
+    fn schema_name() -> Cow<'static, str> {
+        format!("Map_of_{}", V::schema_name()).into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "object",
+            "additionalProperties": generator.subschema_for::<V>(),
+        })
+    }
+}
+
+fn any_json_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "description": "A JSON Schema of the subset toolgate accepts (see docs/catalog-format.md).",
+        "$ref": "https://json-schema.org/draft/2020-12/schema"
+    })
+}
+
+/// A tool file: `tools/<name>.json` or `tools/<name>.<variant>.json`.
+#[derive(Clone, Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "toolgate tool file")]
+pub struct ToolFile {
+    /// The JSON Schema of this file, for editors.
+    #[serde(rename = "$schema", default)]
+    pub schema: Option<String>,
+    /// The MCP tool name.
+    pub name: String,
+    /// The variant, when the tool's schema varies by profile (the matrix says which profile
+    /// gets which variant).
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// The group this tool belongs to; grants and added parameters can be given per group.
+    pub group: String,
+    /// What the tool does, as served in `tools/list`.
+    pub description: String,
+    /// The tool's arguments: a JSON Schema of the accepted subset, `"type": "object"` at the root.
+    #[serde(rename = "inputSchema")]
+    #[schemars(schema_with = "any_json_schema")]
+    pub input_schema: Value,
+    /// The tool's structured result, when it declares one.
+    #[serde(rename = "outputSchema", default)]
+    #[schemars(schema_with = "any_json_schema")]
+    pub output_schema: Option<Value>,
+    /// MCP tool annotations.
+    #[serde(default)]
+    pub annotations: Option<Annotations>,
+    /// Take the properties of another tool that this one does not declare.
+    #[serde(default)]
+    pub extends: Option<Extends>,
+    /// Names this tool, its fields or its enum values had before; the diff reports them as
+    /// renames and `lint --fix` rewrites calls that still use them.
+    #[serde(default)]
+    pub formerly: Option<Formerly>,
+}
+
+/// MCP tool annotations (hints for clients; never enforced).
+#[derive(Clone, Debug, Default, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Annotations {
+    /// A human-readable title.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// The tool does not change its environment.
+    #[serde(rename = "readOnlyHint", default)]
+    pub read_only_hint: Option<bool>,
+    /// The tool may destroy or overwrite data.
+    #[serde(rename = "destructiveHint", default)]
+    pub destructive_hint: Option<bool>,
+    /// Calling the tool twice with the same arguments has no further effect.
+    #[serde(rename = "idempotentHint", default)]
+    pub idempotent_hint: Option<bool>,
+    /// The tool talks to the world outside the server.
+    #[serde(rename = "openWorldHint", default)]
+    pub open_world_hint: Option<bool>,
+}
+
+/// `extends`: inherit the properties of another tool.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Extends {
+    /// The tool whose properties are inherited (it must have no variants).
+    pub tool: String,
+    /// `true`: inherited properties are all optional.
+    #[serde(default)]
+    pub optional: bool,
+    /// `false`: inherited properties lose their `default` (so only the fields sent change).
+    #[serde(default = "yes")]
+    pub defaults: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Declared renames.
+#[derive(Clone, Debug, Default, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Formerly {
+    /// Names the tool had before.
+    #[serde(default)]
+    pub names: Vec<String>,
+    /// For a top-level field: the names it had before.
+    #[serde(default)]
+    pub fields: OrderedMap<Vec<String>>,
+    /// For a top-level enum field, for one of its values: the values it replaced.
+    #[serde(default)]
+    pub values: OrderedMap<OrderedMap<Vec<String>>>,
+}
+
+/// The matrix file, `profiles.json`: which profile sees which tool.
+#[derive(Clone, Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "toolgate profile matrix")]
+pub struct MatrixFile {
+    /// The JSON Schema of this file, for editors.
+    #[serde(rename = "$schema", default)]
+    pub schema: Option<String>,
+    /// The catalog's name; must equal its folder's name.
+    pub catalog: String,
+    /// What the surface is.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// How a server learns its profile.
+    pub selector: Selector,
+    /// Every known profile, with a one-line description.
+    pub profiles: OrderedMap<String>,
+    /// Parameters declared once and added by groups to each of their tools.
+    #[serde(default)]
+    pub parameters: OrderedMap<Parameter>,
+    /// Every group.
+    pub groups: OrderedMap<GroupDef>,
+    /// Tools or groups that every session sees, even an unknown or empty profile's.
+    #[serde(default)]
+    pub always_on: Vec<String>,
+    /// A tool or group name, mapped to the profiles that see it (`"*"`: every known profile).
+    #[serde(default)]
+    pub grants: OrderedMap<Vec<String>>,
+    /// For a tool with variant files: profile to variant.
+    #[serde(default)]
+    pub variants: OrderedMap<OrderedMap<String>>,
+    /// Tool, then profile, then top-level string field, then the only values allowed.
+    #[serde(default)]
+    pub restrictions: OrderedMap<OrderedMap<OrderedMap<Vec<String>>>>,
+}
+
+/// How a server learns its profile.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Selector {
+    /// The environment variable holding the profile.
+    pub env: String,
+    /// Whether the variable may name several profiles, separated by commas, whose union the
+    /// session sees.
+    #[serde(default)]
+    pub combine: bool,
+}
+
+/// A parameter added to every tool of some groups.
+#[derive(Clone, Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Parameter {
+    /// Whether the parameter is required.
+    #[serde(default)]
+    pub required: bool,
+    /// Its schema.
+    #[schemars(schema_with = "any_json_schema")]
+    pub schema: Value,
+}
+
+/// A group of tools.
+#[derive(Clone, Debug, Default, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GroupDef {
+    /// What the group is for.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Names of `parameters` added to every tool of the group.
+    #[serde(default)]
+    pub add_parameters: Vec<String>,
+}
+
+/// The JSON Schemas of the matrix file and of a tool file, as committed in `schema/`
+/// (`profiles.schema.json`, `tool.schema.json`), each pretty-printed with a final newline.
+pub fn file_schemas() -> [(&'static str, String); 2] {
+    fn render<T: JsonSchema>() -> String {
+        let schema = schemars::schema_for!(T);
+        // schemars builds a `serde_json::Value`, whose key order depends on serde_json's
+        // features; sorting every object makes the committed bytes independent of them.
+        let text = serde_json::to_string(&schema).unwrap_or_default();
+        match serde_json::from_str::<Value>(&text) {
+            Ok(v) => crate::json::to_pretty(&v.sorted()),
+            Err(_) => text,
+        }
+    }
+    [
+        ("profiles.schema.json", render::<MatrixFile>()),
+        ("tool.schema.json", render::<ToolFile>()),
+    ]
+}

@@ -1,0 +1,1157 @@
+//! Loading a catalog folder: read every file, check it, and build the [`Catalog`] model.
+//!
+//! Every error is collected; loading goes on past a broken file so that one run reports all
+//! of them. Nothing here panics on input.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Ctxt, Errors, SourceText};
+use crate::files::{Annotations, MatrixFile, Selector, ToolFile};
+use crate::locate::{Pointer, Position};
+use crate::model::{Kind, Schema, SchemaParser};
+use crate::suggest::did_you_mean;
+
+/// The name of the matrix file inside a catalog folder.
+pub const MATRIX_FILE: &str = "profiles.json";
+/// The folder of tool files inside a catalog folder.
+pub const TOOLS_DIR: &str = "tools";
+
+/// One file of a catalog, as bytes, with its path relative to the catalog folder.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// Relative path, with `/` separators (`tools/mr_write.json`).
+    pub rel: String,
+    /// The raw bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// A checked catalog.
+#[derive(Clone, Debug)]
+pub struct Catalog {
+    /// The catalog's name (from the matrix).
+    pub name: String,
+    /// What the surface is.
+    pub description: Option<String>,
+    /// How a server learns its profile.
+    pub selector: Selector,
+    /// The known profiles, in declared order.
+    pub profiles: Vec<Profile>,
+    /// The groups, in declared order.
+    pub groups: Vec<Group>,
+    /// The tools, sorted by name.
+    pub tools: Vec<Tool>,
+    /// Every file read, relative to the catalog folder, sorted.
+    pub sources: Vec<String>,
+}
+
+/// A known profile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Profile {
+    /// Its name.
+    pub name: String,
+    /// One line about it.
+    pub description: String,
+}
+
+/// A group of tools.
+#[derive(Clone, Debug)]
+pub struct Group {
+    /// Its name.
+    pub name: String,
+    /// What it is for.
+    pub description: Option<String>,
+    /// Parameters added to each of its tools: name, schema, required.
+    pub parameters: Vec<(String, Schema, bool)>,
+}
+
+/// Who may see a tool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Every session, the fail-closed one included.
+    AlwaysOn,
+    /// These profiles, in declared order.
+    Profiles(Vec<String>),
+}
+
+/// A tool, with all its variants.
+#[derive(Clone, Debug)]
+pub struct Tool {
+    /// The MCP name.
+    pub name: String,
+    /// Its group.
+    pub group: String,
+    /// Who sees it.
+    pub access: Access,
+    /// Its variants sorted by name; a tool without variants has one, unnamed.
+    pub variants: Vec<Variant>,
+    /// For a tool with variants: the index into `variants` for each profile that sees it.
+    pub variant_for: BTreeMap<String, usize>,
+    /// Restricted cells: profile, then field and allowed values.
+    pub restrictions: BTreeMap<String, Vec<(String, Vec<String>)>>,
+    /// Names the tool had before.
+    pub formerly: Vec<String>,
+}
+
+/// One schema of a tool (its only one, or one per-profile variant).
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// The variant's name; `None` for a tool without variants.
+    pub name: Option<String>,
+    /// The file it comes from, relative to the catalog folder.
+    pub file: String,
+    /// The description served.
+    pub description: String,
+    /// The input schema: `$ref`s resolved and `extends` applied, without group parameters.
+    pub input: Schema,
+    /// The output schema, if any.
+    pub output: Option<Schema>,
+    /// MCP annotations.
+    pub annotations: Option<Annotations>,
+    /// Former names of top-level fields.
+    pub formerly_fields: Vec<(String, Vec<String>)>,
+    /// Former values of top-level enum fields: field, then value and what it replaced.
+    pub formerly_values: Vec<(String, Vec<(String, Vec<String>)>)>,
+}
+
+impl Catalog {
+    /// The tool named `name`.
+    pub fn tool(&self, name: &str) -> Option<&Tool> {
+        self.tools
+            .binary_search_by(|t| t.name.as_str().cmp(name))
+            .ok()
+            .map(|i| &self.tools[i])
+    }
+
+    /// The group named `name`.
+    pub fn group(&self, name: &str) -> Option<&Group> {
+        self.groups.iter().find(|g| g.name == name)
+    }
+
+    /// The names of the profiles that see `tool`.
+    pub fn profiles_of<'a>(&'a self, tool: &'a Tool) -> Vec<&'a str> {
+        match &tool.access {
+            Access::AlwaysOn => self.profiles.iter().map(|p| p.name.as_str()).collect(),
+            Access::Profiles(ps) => ps.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+/// Whether `name` is acceptable as a tool, variant, profile or group name.
+pub fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 128
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// Loads the catalog folder `dir`; paths in errors start with `dir` as given.
+pub fn load_dir(dir: &Path) -> Result<Catalog, Errors> {
+    load_dir_as(dir, dir)
+}
+
+/// Loads the catalog folder `dir`, naming files in errors as if the folder were `display`
+/// (the proc-macro shows paths relative to the crate, never the machine's absolute path).
+pub fn load_dir_as(dir: &Path, display: &Path) -> Result<Catalog, Errors> {
+    let (sources, mut read_errors) = read_dir_sources(dir, display);
+    match load_sources(display, sources) {
+        Ok(catalog) if read_errors.is_empty() => Ok(catalog),
+        Ok(_) => Err(Errors(read_errors).sorted()),
+        Err(Errors(mut errors)) => {
+            errors.append(&mut read_errors);
+            Err(Errors(errors).sorted())
+        }
+    }
+}
+
+/// Reads `profiles.json` and every file under `tools/` (hidden files skipped).
+pub fn read_dir_sources(
+    dir: &Path,
+    display: &Path,
+) -> (Vec<SourceFile>, Vec<crate::diag::Diagnostic>) {
+    let mut cx = Ctxt::new();
+    let mut sources = Vec::new();
+    match std::fs::metadata(dir) {
+        Err(e) => {
+            cx.file(
+                display,
+                None,
+                format!("cannot read the catalog folder: {e}"),
+            );
+            return (sources, errors_of(cx));
+        }
+        Ok(m) if !m.is_dir() => {
+            cx.file(
+                display,
+                None,
+                "is a file, not a catalog folder (expected a folder holding profiles.json and tools/)",
+            );
+            return (sources, errors_of(cx));
+        }
+        Ok(_) => {}
+    }
+    let matrix = dir.join(MATRIX_FILE);
+    match std::fs::read(&matrix) {
+        Ok(bytes) => sources.push(SourceFile {
+            rel: MATRIX_FILE.to_string(),
+            bytes,
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => cx.file(
+            &display.join(MATRIX_FILE),
+            None,
+            format!("cannot read: {e}"),
+        ),
+    }
+    let tools_dir = dir.join(TOOLS_DIR);
+    match std::fs::read_dir(&tools_dir) {
+        Ok(entries) => {
+            let mut names: Vec<(String, PathBuf)> = Vec::new();
+            for entry in entries {
+                match entry {
+                    Ok(e) => {
+                        let name = e.file_name().to_string_lossy().into_owned();
+                        if !name.starts_with('.') {
+                            names.push((name, e.path()));
+                        }
+                    }
+                    Err(e) => cx.file(&display.join(TOOLS_DIR), None, format!("cannot list: {e}")),
+                }
+            }
+            names.sort();
+            for (name, path) in names {
+                let rel = format!("{TOOLS_DIR}/{name}");
+                if path.is_dir() {
+                    cx.file(
+                        &display.join(&rel),
+                        None,
+                        "is a folder; tool files sit directly in tools/",
+                    );
+                    continue;
+                }
+                match std::fs::read(&path) {
+                    Ok(bytes) => sources.push(SourceFile { rel, bytes }),
+                    Err(e) => cx.file(&display.join(&rel), None, format!("cannot read: {e}")),
+                }
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => cx.file(&display.join(TOOLS_DIR), None, format!("cannot read: {e}")),
+    }
+    (sources, errors_of(cx))
+}
+
+fn errors_of(cx: Ctxt) -> Vec<crate::diag::Diagnostic> {
+    match cx.finish(()) {
+        Ok(()) => Vec::new(),
+        Err(Errors(e)) => e,
+    }
+}
+
+/// Decodes a file as UTF-8 text (a leading byte order mark is dropped).
+fn decode(display: &Path, rel: &str, bytes: &[u8], cx: &mut Ctxt) -> Option<SourceText> {
+    let path = display.join(rel);
+    let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Some(SourceText {
+            path,
+            text: text.to_string(),
+        }),
+        Err(e) => {
+            let valid = &bytes[..e.valid_up_to()];
+            let text = String::from_utf8_lossy(valid);
+            cx.file(
+                &path,
+                Some(Position::of_offset(&text, text.len())),
+                format!(
+                    "is not valid UTF-8 (bad byte at offset {})",
+                    e.valid_up_to()
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// Parses `source` as `T`, recording a shape or syntax error at serde_json's position.
+pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(
+    source: &SourceText,
+    what: &str,
+    cx: &mut Ctxt,
+) -> Option<T> {
+    if source.text.trim().is_empty() {
+        cx.file(&source.path, None, format!("is empty; expected {what}"));
+        return None;
+    }
+    match serde_json::from_str::<T>(&source.text) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let position = (e.line() > 0).then(|| Position {
+                line: e.line(),
+                column: e.column().max(1),
+            });
+            let full = e.to_string();
+            let message = match full.rfind(" at line ") {
+                Some(i) => &full[..i],
+                None => &full,
+            };
+            let message = match e.classify() {
+                serde_json::error::Category::Data => format!("not {what}: {message}"),
+                _ => format!("invalid JSON: {message}"),
+            };
+            cx.file(&source.path, position, message);
+            None
+        }
+    }
+}
+
+struct ParsedTool {
+    source: SourceText,
+    file: ToolFile,
+    input: Option<Schema>,
+    output: Option<Schema>,
+}
+
+/// Loads a catalog from its files (the path of each relative to the catalog folder, which
+/// messages show as `display`).
+pub fn load_sources(display: &Path, sources: Vec<SourceFile>) -> Result<Catalog, Errors> {
+    let mut cx = Ctxt::new();
+    let mut matrix: Option<(SourceText, MatrixFile)> = None;
+    let mut parsed: Vec<ParsedTool> = Vec::new();
+    let mut seen_matrix = false;
+    let mut read: Vec<String> = Vec::new();
+
+    for source in &sources {
+        read.push(source.rel.clone());
+        if source.rel == MATRIX_FILE {
+            seen_matrix = true;
+            if let Some(text) = decode(display, &source.rel, &source.bytes, &mut cx)
+                && let Some(m) = parse_json::<MatrixFile>(&text, "a profile matrix", &mut cx)
+            {
+                matrix = Some((text, m));
+            }
+            continue;
+        }
+        let Some(file_name) = source.rel.strip_prefix("tools/") else {
+            continue;
+        };
+        if !file_name.ends_with(".json") {
+            cx.file(
+                &display.join(&source.rel),
+                None,
+                "is not a tool file: files in tools/ must be `<name>.json` or `<name>.<variant>.json`",
+            );
+            continue;
+        }
+        let Some(text) = decode(display, &source.rel, &source.bytes, &mut cx) else {
+            continue;
+        };
+        let Some(file) = parse_json::<ToolFile>(&text, "a tool file", &mut cx) else {
+            continue;
+        };
+        check_tool_names(&text, file_name, &file, &mut cx);
+        let input = SchemaParser::new(
+            &text,
+            &file.input_schema,
+            Pointer::root().key("inputSchema"),
+            &mut cx,
+        )
+        .parse_root();
+        let output = match &file.output_schema {
+            Some(doc) => {
+                SchemaParser::new(&text, doc, Pointer::root().key("outputSchema"), &mut cx)
+                    .parse_root()
+            }
+            None => None,
+        };
+        parsed.push(ParsedTool {
+            source: text,
+            file,
+            input,
+            output,
+        });
+    }
+    if !seen_matrix {
+        cx.file(
+            &display.join(MATRIX_FILE),
+            None,
+            "is missing: a catalog folder needs profiles.json (the profile matrix) and tools/",
+        );
+    }
+    if parsed.is_empty() && !sources.iter().any(|s| s.rel.starts_with("tools/")) {
+        cx.file(
+            &display.join(TOOLS_DIR),
+            None,
+            "holds no tool files: a catalog needs at least one tools/<name>.json",
+        );
+    }
+
+    // Group the tool files by name, checking identities.
+    let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, t) in parsed.iter().enumerate() {
+        by_name.entry(t.file.name.clone()).or_default().push(i);
+    }
+    for (name, files) in &by_name {
+        let with_variant = files
+            .iter()
+            .filter(|&&i| parsed[i].file.variant.is_some())
+            .count();
+        if with_variant != 0 && with_variant != files.len() {
+            for &i in files {
+                if parsed[i].file.variant.is_none() {
+                    cx.at(
+                        &parsed[i].source,
+                        &Pointer::root().key("name"),
+                        format!(
+                            "tool `{name}` has variant files, so this file needs a `variant` too"
+                        ),
+                    );
+                }
+            }
+        }
+        let mut seen: BTreeMap<Option<&str>, usize> = BTreeMap::new();
+        for &i in files {
+            let key = parsed[i].file.variant.as_deref();
+            if let Some(&first) = seen.get(&key) {
+                let what = match key {
+                    Some(v) => format!("tool `{name}` variant `{v}`"),
+                    None => format!("tool `{name}`"),
+                };
+                cx.at(
+                    &parsed[i].source,
+                    &Pointer::root().key("name"),
+                    format!(
+                        "duplicate {what}: also declared in {}",
+                        parsed[first].source.path.display()
+                    ),
+                );
+            } else {
+                seen.insert(key, i);
+            }
+        }
+    }
+
+    apply_extends(&mut parsed, &by_name, &mut cx);
+
+    let Some((msrc, m)) = matrix else {
+        // The matrix is missing or broken, and that error is recorded.
+        return Err(cx.finish(()).err().unwrap_or_default());
+    };
+    let catalog = build(display, &msrc, &m, &parsed, &by_name, read, &mut cx);
+    cx.finish(catalog)
+}
+
+fn check_tool_names(source: &SourceText, file_name: &str, file: &ToolFile, cx: &mut Ctxt) {
+    if !valid_name(&file.name) {
+        cx.at(
+            source,
+            &Pointer::root().key("name"),
+            format!(
+                "tool name \"{}\" must be 1 to 128 characters of A-Z, a-z, 0-9, `_` and `-`",
+                file.name
+            ),
+        );
+    }
+    if let Some(v) = &file.variant
+        && !valid_name(v)
+    {
+        cx.at(
+            source,
+            &Pointer::root().key("variant"),
+            format!(
+                "variant name \"{v}\" must be 1 to 128 characters of A-Z, a-z, 0-9, `_` and `-`"
+            ),
+        );
+    }
+    let expected = match &file.variant {
+        Some(v) => format!("{}.{v}.json", file.name),
+        None => format!("{}.json", file.name),
+    };
+    if file_name != expected {
+        cx.at(
+            source,
+            &Pointer::root().key("name"),
+            format!("the file of this tool must be named tools/{expected}"),
+        );
+    }
+}
+
+fn apply_extends(parsed: &mut [ParsedTool], by_name: &BTreeMap<String, Vec<usize>>, cx: &mut Ctxt) {
+    for i in 0..parsed.len() {
+        let Some(ext) = parsed[i].file.extends.clone() else {
+            continue;
+        };
+        let at = Pointer::root().key("extends").key("tool");
+        let target = match by_name.get(&ext.tool).map(Vec::as_slice) {
+            Some([j]) if parsed[*j].file.variant.is_none() => *j,
+            Some(_) => {
+                cx.at(
+                    &parsed[i].source,
+                    &at,
+                    format!(
+                        "`extends` names `{}`, which has variants; extend a tool with one schema",
+                        ext.tool
+                    ),
+                );
+                continue;
+            }
+            None => {
+                let names: Vec<&str> = by_name.keys().map(String::as_str).collect();
+                cx.at(
+                    &parsed[i].source,
+                    &at,
+                    format!(
+                        "`extends` names `{}`, which is not a tool of this catalog{}",
+                        ext.tool,
+                        did_you_mean(&ext.tool, names)
+                    ),
+                );
+                continue;
+            }
+        };
+        if target == i {
+            cx.at(&parsed[i].source, &at, "a tool cannot extend itself");
+            continue;
+        }
+        if parsed[target].file.extends.is_some() {
+            cx.at(
+                &parsed[i].source,
+                &at,
+                format!(
+                    "`{}` itself uses `extends`; extend the tool it builds on instead",
+                    ext.tool
+                ),
+            );
+            continue;
+        }
+        let Some(base) = parsed[target].input.clone() else {
+            continue;
+        };
+        let Some(own) = parsed[i].input.as_mut().and_then(Schema::as_object_mut) else {
+            continue;
+        };
+        let Some(base) = base.as_object().cloned() else {
+            continue;
+        };
+        for (name, mut schema) in base.properties {
+            if own.property(&name).is_some() {
+                continue;
+            }
+            if !ext.defaults {
+                schema.default = None;
+            }
+            if !ext.optional && base.required.contains(&name) {
+                own.required.push(name.clone());
+            }
+            own.properties.push((name, schema));
+        }
+        if !ext.optional && own.conditional.is_none() {
+            own.conditional = base.conditional;
+        }
+    }
+}
+
+fn build(
+    display: &Path,
+    msrc: &SourceText,
+    m: &MatrixFile,
+    parsed: &[ParsedTool],
+    by_name: &BTreeMap<String, Vec<usize>>,
+    mut read: Vec<String>,
+    cx: &mut Ctxt,
+) -> Catalog {
+    let root = Pointer::root();
+
+    // Profiles.
+    let mut profiles = Vec::new();
+    if m.profiles.0.is_empty() {
+        cx.at(msrc, &root.key("profiles"), "declares no profile");
+    }
+    for (name, description) in m.profiles.iter() {
+        if !valid_name(name) {
+            cx.at(
+                msrc,
+                &root.key("profiles").key(name),
+                format!("profile name \"{name}\" must be 1 to 128 characters of A-Z, a-z, 0-9, `_` and `-`"),
+            );
+        }
+        profiles.push(Profile {
+            name: name.to_string(),
+            description: description.clone(),
+        });
+    }
+    let profile_names: Vec<&str> = m.profiles.keys().collect();
+    if m.selector.env.trim().is_empty() {
+        cx.at(
+            msrc,
+            &root.key("selector").key("env"),
+            "the selector's environment variable is empty",
+        );
+    }
+
+    // Parameters.
+    let mut parameters: BTreeMap<&str, (Schema, bool)> = BTreeMap::new();
+    for (name, p) in m.parameters.iter() {
+        let at = root.key("parameters").key(name).key("schema");
+        let mut parser = SchemaParser::new(msrc, &p.schema, at, cx);
+        if let Some(s) = parser.parse(
+            &p.schema,
+            &root.key("parameters").key(name).key("schema"),
+            false,
+        ) {
+            parameters.insert(name, (s, p.required));
+        }
+    }
+
+    // Groups.
+    let mut groups = Vec::new();
+    for (name, g) in m.groups.iter() {
+        let mut params = Vec::new();
+        for (i, p) in g.add_parameters.iter().enumerate() {
+            match parameters.get(p.as_str()) {
+                Some((s, req)) => params.push((p.clone(), s.clone(), *req)),
+                None if m.parameters.contains_key(p) => {}
+                None => cx.at(
+                    msrc,
+                    &root.key("groups").key(name).key("add_parameters").index(i),
+                    format!(
+                        "no parameter named `{p}` is declared in `parameters`{}",
+                        did_you_mean(p, m.parameters.keys())
+                    ),
+                ),
+            }
+        }
+        groups.push(Group {
+            name: name.to_string(),
+            description: g.description.clone(),
+            parameters: params,
+        });
+    }
+    let group_names: Vec<&str> = m.groups.keys().collect();
+    let tool_names: Vec<&str> = by_name.keys().map(String::as_str).collect();
+    for g in &group_names {
+        if by_name.contains_key(*g) {
+            cx.at(
+                msrc,
+                &root.key("groups").key(g),
+                format!("`{g}` names both a group and a tool; grants could not tell them apart"),
+            );
+        }
+    }
+
+    // Tool files: group membership and added parameters.
+    for t in parsed {
+        if !m.groups.contains_key(&t.file.group) {
+            cx.at(
+                &t.source,
+                &root.key("group"),
+                format!(
+                    "group `{}` is not declared in {}{}",
+                    t.file.group,
+                    msrc.path.display(),
+                    did_you_mean(&t.file.group, group_names.iter().copied())
+                ),
+            );
+        } else if let (Some(g), Some(input)) = (
+            groups.iter().find(|g| g.name == t.file.group),
+            t.input.as_ref().and_then(Schema::as_object),
+        ) {
+            for (p, _, _) in &g.parameters {
+                if input.property(p).is_some() {
+                    cx.at(
+                        &t.source,
+                        &root.key("inputSchema").key("properties").key(p),
+                        format!(
+                            "`{p}` is added to every tool of group `{}` by the matrix; do not declare it here too",
+                            g.name
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    let group_of: BTreeMap<&str, &str> = parsed
+        .iter()
+        .map(|t| (t.file.name.as_str(), t.file.group.as_str()))
+        .collect();
+
+    // A name in always_on or grants is a tool or a group.
+    let check_target = |cx: &mut Ctxt, at: &Pointer, name: &str| -> bool {
+        if by_name.contains_key(name) || m.groups.contains_key(name) {
+            return true;
+        }
+        let candidates = tool_names.iter().chain(group_names.iter()).copied();
+        cx.at(
+            msrc,
+            at,
+            format!(
+                "no tool file or group is named `{name}`{}",
+                did_you_mean(name, candidates)
+            ),
+        );
+        false
+    };
+
+    let mut always_on: BTreeSet<&str> = BTreeSet::new();
+    for (i, name) in m.always_on.iter().enumerate() {
+        if check_target(cx, &root.key("always_on").index(i), name) {
+            if m.groups.contains_key(name) {
+                always_on.extend(
+                    group_of
+                        .iter()
+                        .filter(|(_, g)| **g == name.as_str())
+                        .map(|(t, _)| *t),
+                );
+            } else {
+                always_on.insert(name);
+            }
+        }
+    }
+
+    let mut grant_rows: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for (name, who) in m.grants.iter() {
+        let at = root.key("grants").key(name);
+        if !check_target(cx, &at, name) {
+            continue;
+        }
+        let mut row = Vec::new();
+        for (i, p) in who.iter().enumerate() {
+            if p == "*" {
+                if who.len() > 1 {
+                    cx.at(
+                        msrc,
+                        &at.index(i),
+                        "`*` already means every profile; list nothing beside it",
+                    );
+                }
+                row = profile_names.iter().map(|s| s.to_string()).collect();
+                break;
+            }
+            if !m.profiles.contains_key(p) {
+                cx.at(
+                    msrc,
+                    &at.index(i),
+                    format!(
+                        "unknown profile `{p}`{}",
+                        did_you_mean(p, profile_names.iter().copied())
+                    ),
+                );
+            } else if row.contains(p) {
+                cx.at(msrc, &at.index(i), format!("profile `{p}` is listed twice"));
+            } else {
+                row.push(p.clone());
+            }
+        }
+        if who.is_empty() {
+            cx.at(
+                msrc,
+                &at,
+                format!("grants `{name}` to no profile; remove the row or name the profiles"),
+            );
+        }
+        // Keep declared profile order, whatever order the row uses.
+        row.sort_by_key(|p| profile_names.iter().position(|q| q == p));
+        grant_rows.insert(name, row);
+    }
+
+    // Build every tool.
+    let mut tools = Vec::new();
+    for (name, files) in by_name {
+        let first = &parsed[files[0]];
+        let group = first.file.group.clone();
+        for &i in files {
+            if parsed[i].file.group != group {
+                cx.at(
+                    &parsed[i].source,
+                    &root.key("group"),
+                    format!(
+                        "all files of tool `{name}` must name the same group; {} says `{group}`",
+                        first.source.path.display()
+                    ),
+                );
+            }
+        }
+        let access = if always_on.contains(name.as_str()) {
+            if grant_rows.contains_key(name.as_str()) {
+                cx.at(
+                    msrc,
+                    &root.key("grants").key(name),
+                    format!("`{name}` is always on; a grants row for it has no effect"),
+                );
+            }
+            Access::AlwaysOn
+        } else if let Some(row) = grant_rows.get(name.as_str()) {
+            Access::Profiles(row.clone())
+        } else if let Some(row) = grant_rows.get(group.as_str()) {
+            Access::Profiles(row.clone())
+        } else {
+            cx.at(
+                &first.source,
+                &root.key("name"),
+                format!(
+                    "tool `{name}` is granted to no profile: add a row for it or for group `{group}` to `grants` in {}, or list it in `always_on`",
+                    msrc.path.display()
+                ),
+            );
+            Access::Profiles(Vec::new())
+        };
+        let seeing: Vec<&str> = match &access {
+            Access::AlwaysOn => profile_names.clone(),
+            Access::Profiles(ps) => ps.iter().map(String::as_str).collect(),
+        };
+
+        let mut variants: Vec<Variant> = Vec::new();
+        let mut ordered: Vec<usize> = files.clone();
+        ordered.sort_by(|a, b| parsed[*a].file.variant.cmp(&parsed[*b].file.variant));
+        ordered.dedup_by(|a, b| parsed[*a].file.variant == parsed[*b].file.variant);
+        for &i in &ordered {
+            let t = &parsed[i];
+            let Some(input) = t.input.clone() else {
+                continue;
+            };
+            let (ff, fv) = check_formerly(t, &input, cx);
+            variants.push(Variant {
+                name: t.file.variant.clone(),
+                file: t.source.path.strip_prefix(display).map_or_else(
+                    |_| t.source.path.display().to_string(),
+                    |p| p.to_string_lossy().replace('\\', "/"),
+                ),
+                description: t.file.description.clone(),
+                input,
+                output: t.output.clone(),
+                annotations: t.file.annotations.clone(),
+                formerly_fields: ff,
+                formerly_values: fv,
+            });
+        }
+        let has_variants = first.file.variant.is_some();
+        let mut variant_for = BTreeMap::new();
+        let vat = root.key("variants").key(name);
+        match (has_variants, m.variants.get(name)) {
+            (false, None) => {}
+            (false, Some(_)) => cx.at(
+                msrc,
+                &vat,
+                format!("tool `{name}` has no variant files (tools/{name}.<variant>.json)"),
+            ),
+            (true, None) => cx.at(
+                &first.source,
+                &root.key("variant"),
+                format!(
+                    "tool `{name}` has variant files, but `variants` in {} does not say which profile gets which",
+                    msrc.path.display()
+                ),
+            ),
+            (true, Some(map)) => {
+                let names: Vec<&str> = ordered
+                    .iter()
+                    .filter_map(|&i| parsed[i].file.variant.as_deref())
+                    .collect();
+                for (profile, variant) in map.iter() {
+                    let at = vat.key(profile);
+                    if !m.profiles.contains_key(profile) {
+                        cx.at(
+                            msrc,
+                            &at,
+                            format!(
+                                "unknown profile `{profile}`{}",
+                                did_you_mean(profile, profile_names.iter().copied())
+                            ),
+                        );
+                        continue;
+                    }
+                    if !seeing.contains(&profile) {
+                        cx.at(
+                            msrc,
+                            &at,
+                            format!("profile `{profile}` is not granted `{name}`, so it needs no variant"),
+                        );
+                        continue;
+                    }
+                    match variants.iter().position(|v| v.name.as_deref() == Some(variant)) {
+                        Some(ix) => {
+                            variant_for.insert(profile.to_string(), ix);
+                        }
+                        None if names.contains(&variant.as_str()) => {}
+                        None => cx.at(
+                            msrc,
+                            &at,
+                            format!(
+                                "tool `{name}` has no variant `{variant}` (no file tools/{name}.{variant}.json){}",
+                                did_you_mean(variant, names.iter().copied())
+                            ),
+                        ),
+                    }
+                }
+                for p in &seeing {
+                    if !map.contains_key(p) {
+                        cx.at(
+                            msrc,
+                            &vat,
+                            format!("profile `{p}` sees `{name}` but is given no variant of it"),
+                        );
+                    }
+                }
+                for v in &names {
+                    if !map.iter().any(|(_, x)| x == v) {
+                        cx.at(
+                            msrc,
+                            &vat,
+                            format!("variant `{v}` of `{name}` is given to no profile (tools/{name}.{v}.json is unused)"),
+                        );
+                    }
+                }
+            }
+        }
+        if matches!(access, Access::AlwaysOn) && has_variants {
+            cx.at(
+                msrc,
+                &vat,
+                format!("`{name}` is always on, so the fail-closed session needs one schema for it; an always-on tool cannot have variants"),
+            );
+        }
+
+        let mut formerly: Vec<String> = Vec::new();
+        for &i in files {
+            if let Some(f) = &parsed[i].file.formerly {
+                for n in &f.names {
+                    if by_name.contains_key(n) {
+                        cx.at(
+                            &parsed[i].source,
+                            &root.key("formerly").key("names"),
+                            format!("former name `{n}` is the name of a current tool"),
+                        );
+                    } else if !formerly.contains(n) {
+                        formerly.push(n.clone());
+                    }
+                }
+            }
+        }
+        formerly.sort();
+
+        tools.push(Tool {
+            name: name.clone(),
+            group,
+            access,
+            variants,
+            variant_for,
+            restrictions: BTreeMap::new(),
+            formerly,
+        });
+    }
+
+    for (tool, per_profile) in m.restrictions.iter() {
+        let at_tool = root.key("restrictions").key(tool);
+        let Some(t) = tools.iter_mut().find(|t| t.name == tool) else {
+            cx.at(
+                msrc,
+                &at_tool,
+                format!(
+                    "no tool named `{tool}`{}",
+                    did_you_mean(tool, tool_names.iter().copied())
+                ),
+            );
+            continue;
+        };
+        if t.access == Access::AlwaysOn {
+            cx.at(
+                msrc,
+                &at_tool,
+                format!("`{tool}` is always on; the fail-closed session needs its one schema, so it cannot be restricted"),
+            );
+            continue;
+        }
+        for (profile, fields) in per_profile.iter() {
+            let at = at_tool.key(profile);
+            let sees = matches!(&t.access, Access::Profiles(ps) if ps.iter().any(|p| p == profile));
+            if !m.profiles.contains_key(profile) {
+                cx.at(
+                    msrc,
+                    &at,
+                    format!(
+                        "unknown profile `{profile}`{}",
+                        did_you_mean(profile, profile_names.iter().copied())
+                    ),
+                );
+                continue;
+            }
+            if !sees {
+                cx.at(msrc, &at, format!("profile `{profile}` is not granted `{tool}`, so there is nothing to restrict"));
+                continue;
+            }
+            let variant = match t.variant_for.get(profile) {
+                Some(&ix) => t.variants.get(ix),
+                None => t.variants.first(),
+            };
+            let Some(schema) = variant.and_then(|v| v.input.as_object()) else {
+                continue;
+            };
+            let mut cell = Vec::new();
+            for (field, allowed) in fields.iter() {
+                let fat = at.key(field);
+                let Some(prop) = schema.property(field) else {
+                    let names: Vec<&str> =
+                        schema.properties.iter().map(|(n, _)| n.as_str()).collect();
+                    cx.at(
+                        msrc,
+                        &fat,
+                        format!(
+                            "`{tool}` has no top-level field `{field}`{}",
+                            did_you_mean(field, names)
+                        ),
+                    );
+                    continue;
+                };
+                if !matches!(prop.kind, Kind::String(_)) {
+                    cx.at(
+                        msrc,
+                        &fat,
+                        format!(
+                            "`{tool}.{field}` is {}, but a restriction lists string values",
+                            prop.type_name()
+                        ),
+                    );
+                    continue;
+                }
+                if allowed.is_empty() {
+                    cx.at(msrc, &fat, "a restriction must allow at least one value");
+                    continue;
+                }
+                let mut ok = true;
+                if let Some(values) = prop.enum_values() {
+                    for (i, v) in allowed.iter().enumerate() {
+                        if !values.contains(v) {
+                            cx.at(
+                                msrc,
+                                &fat.index(i),
+                                format!(
+                                    "\"{v}\" is not a value of `{tool}.{field}` (its enum: {}){}",
+                                    values.join(", "),
+                                    did_you_mean(v, values.iter().map(String::as_str))
+                                ),
+                            );
+                            ok = false;
+                        }
+                    }
+                }
+                if ok {
+                    cell.push((field.to_string(), allowed.clone()));
+                }
+            }
+            if !cell.is_empty() {
+                t.restrictions.insert(profile.to_string(), cell);
+            }
+        }
+    }
+
+    if m.selector.combine {
+        for t in &tools {
+            if t.variants.len() > 1 || !t.restrictions.is_empty() {
+                let first = t
+                    .variants
+                    .first()
+                    .map(|v| v.file.clone())
+                    .unwrap_or_default();
+                cx.at(
+                    msrc,
+                    &root.key("selector").key("combine"),
+                    format!(
+                        "the selector combines profiles, but `{}` ({first}) has a different schema per profile; a combined session could not pick one",
+                        t.name
+                    ),
+                );
+            }
+        }
+    }
+
+    read.sort();
+    Catalog {
+        name: m.catalog.clone(),
+        description: m.description.clone(),
+        selector: m.selector.clone(),
+        profiles,
+        groups,
+        tools,
+        sources: read,
+    }
+}
+
+type FormerlyParts = (
+    Vec<(String, Vec<String>)>,
+    Vec<(String, Vec<(String, Vec<String>)>)>,
+);
+
+fn check_formerly(t: &ParsedTool, input: &Schema, cx: &mut Ctxt) -> FormerlyParts {
+    let mut fields = Vec::new();
+    let mut values = Vec::new();
+    let Some(f) = &t.file.formerly else {
+        return (fields, values);
+    };
+    let Some(obj) = input.as_object() else {
+        return (fields, values);
+    };
+    let root = Pointer::root().key("formerly");
+    let names: Vec<&str> = obj.properties.iter().map(|(n, _)| n.as_str()).collect();
+    for (field, old) in f.fields.iter() {
+        let at = root.key("fields").key(field);
+        if obj.property(field).is_none() {
+            cx.at(
+                &t.source,
+                &at,
+                format!(
+                    "`{field}` is not a current field of this tool{}",
+                    did_you_mean(field, names.iter().copied())
+                ),
+            );
+            continue;
+        }
+        for (i, o) in old.iter().enumerate() {
+            if obj.property(o).is_some() {
+                cx.at(
+                    &t.source,
+                    &at.index(i),
+                    format!("former name `{o}` is still a current field"),
+                );
+            }
+        }
+        fields.push((field.to_string(), old.clone()));
+    }
+    for (field, per_value) in f.values.iter() {
+        let at = root.key("values").key(field);
+        let Some(current) = obj.property(field).and_then(Schema::enum_values) else {
+            cx.at(
+                &t.source,
+                &at,
+                format!("`{field}` is not a current enum field of this tool"),
+            );
+            continue;
+        };
+        let mut list = Vec::new();
+        for (value, old) in per_value.iter() {
+            if !current.iter().any(|c| c == value) {
+                cx.at(
+                    &t.source,
+                    &at.key(value),
+                    format!(
+                        "\"{value}\" is not a current value of `{field}`{}",
+                        did_you_mean(value, current.iter().map(String::as_str))
+                    ),
+                );
+                continue;
+            }
+            for (i, o) in old.iter().enumerate() {
+                if current.iter().any(|c| c == o) {
+                    cx.at(
+                        &t.source,
+                        &at.key(value).index(i),
+                        format!("former value \"{o}\" is still a current value of `{field}`"),
+                    );
+                }
+            }
+            list.push((value.to_string(), old.clone()));
+        }
+        values.push((field.to_string(), list));
+    }
+    (fields, values)
+}

@@ -1,0 +1,852 @@
+//! The surface: what each profile is served, derived from a catalog or read from a manifest.
+//!
+//! A [`Surface`] is the one model the server, the lint and the diff work from. It holds, for
+//! every tool, the distinct schemas profiles receive (variant chosen, restriction applied,
+//! group parameters added), each with the profiles that receive it. The toolgate manifest is
+//! this model written out, so a manifest and the catalog folder it came from give the same
+//! surface.
+
+use crate::diag::{Ctxt, Errors, SourceText};
+use crate::files::{Annotations, Selector};
+use crate::json::{Map, Value, to_pretty};
+use crate::load::{Access, Catalog, Profile, Tool};
+use crate::locate::{Pointer, Position};
+use crate::model::{Kind, Schema, SchemaParser};
+
+/// The version of the toolgate manifest format written by [`Surface::manifest_json`].
+pub const MANIFEST_FORMAT_VERSION: u64 = 1;
+
+/// Where a surface came from, and so how much it knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A catalog folder or a toolgate manifest: everything is known.
+    Full,
+    /// A tatara-format manifest: tool names and top-level string enums only; no profiles,
+    /// no other fields, no types.
+    NamesAndEnums,
+}
+
+/// A served tool surface.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Surface {
+    /// The catalog's name.
+    pub catalog: String,
+    /// What the surface is.
+    pub description: Option<String>,
+    /// How a server learns its profile (absent from a tatara-format manifest).
+    pub selector: Option<Selector>,
+    /// The known profiles, in declared order (empty when unknown).
+    pub profiles: Vec<Profile>,
+    /// The tools every session sees, the fail-closed one included, sorted.
+    pub fail_closed: Vec<String>,
+    /// Every tool, sorted by name.
+    pub tools: Vec<SurfaceTool>,
+    /// How much this surface knows.
+    pub origin: Origin,
+}
+
+/// One tool of a surface.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SurfaceTool {
+    /// The MCP name.
+    pub name: String,
+    /// Its group, when known.
+    pub group: Option<String>,
+    /// Whether every session sees it.
+    pub always_on: bool,
+    /// Names the tool had before.
+    pub formerly: Vec<String>,
+    /// The distinct schemas served, ordered by the first profile that receives each.
+    pub entries: Vec<Entry>,
+}
+
+/// One schema of a tool as served, with the profiles that receive it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// The profiles served this schema, in declared order.
+    pub profiles: Vec<String>,
+    /// The catalog variant it comes from.
+    pub variant: Option<String>,
+    /// The restriction applied: field and allowed values.
+    pub restricted: Vec<(String, Vec<String>)>,
+    /// The description served.
+    pub description: String,
+    /// The input schema served: self-contained, parameters added, restriction applied.
+    pub input_schema: Schema,
+    /// The output schema, if any.
+    pub output_schema: Option<Schema>,
+    /// MCP annotations, if any.
+    pub annotations: Option<Annotations>,
+    /// Former names of top-level fields.
+    pub formerly_fields: Vec<(String, Vec<String>)>,
+    /// Former values of top-level enum fields.
+    pub formerly_values: Vec<(String, Vec<(String, Vec<String>)>)>,
+}
+
+/// What a selector value resolved to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Session {
+    /// The profiles whose union the session sees (empty when it failed closed).
+    pub profiles: Vec<String>,
+    /// Whether the session got only the always-on tools.
+    pub fail_closed: bool,
+    /// Why it failed closed, for a warning on stderr.
+    pub warning: Option<String>,
+}
+
+/// One tool as a session is served it.
+#[derive(Clone, Copy, Debug)]
+pub struct Served<'a> {
+    /// The tool.
+    pub tool: &'a SurfaceTool,
+    /// The schema this session receives.
+    pub entry: &'a Entry,
+}
+
+impl Surface {
+    /// Derives the surface of a checked catalog.
+    pub fn from_catalog(catalog: &Catalog) -> Surface {
+        let tools = catalog
+            .tools
+            .iter()
+            .map(|t| surface_tool(catalog, t))
+            .collect();
+        let mut fail_closed: Vec<String> = catalog
+            .tools
+            .iter()
+            .filter(|t| t.access == Access::AlwaysOn)
+            .map(|t| t.name.clone())
+            .collect();
+        fail_closed.sort();
+        Surface {
+            catalog: catalog.name.clone(),
+            description: catalog.description.clone(),
+            selector: Some(catalog.selector.clone()),
+            profiles: catalog.profiles.clone(),
+            fail_closed,
+            tools,
+            origin: Origin::Full,
+        }
+    }
+
+    /// The tool named `name`.
+    pub fn tool(&self, name: &str) -> Option<&SurfaceTool> {
+        self.tools
+            .binary_search_by(|t| t.name.as_str().cmp(name))
+            .ok()
+            .map(|i| &self.tools[i])
+    }
+
+    /// Whether `name` is a known profile.
+    pub fn has_profile(&self, name: &str) -> bool {
+        self.profiles.iter().any(|p| p.name == name)
+    }
+
+    /// Resolves a selector value (`--profile`, or the selector's environment variable),
+    /// failing closed: empty, unknown, or (for a combining selector) a list naming any
+    /// unknown profile gives the always-on tools only, with a warning.
+    pub fn resolve(&self, requested: &str) -> Session {
+        let combine = self.selector.as_ref().is_some_and(|s| s.combine);
+        let var = self
+            .selector
+            .as_ref()
+            .map_or_else(|| "the profile".to_string(), |s| s.env.clone());
+        let wanted: Vec<&str> = if combine {
+            requested
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .collect()
+        } else {
+            let t = requested.trim();
+            if t.is_empty() { Vec::new() } else { vec![t] }
+        };
+        let known: Vec<&str> = self.profiles.iter().map(|p| p.name.as_str()).collect();
+        let fail = |why: String| Session {
+            profiles: Vec::new(),
+            fail_closed: true,
+            warning: Some(format!(
+                "{why}; failing closed: serving only the {} always-on tool{} (known profiles: {})",
+                self.fail_closed.len(),
+                if self.fail_closed.len() == 1 { "" } else { "s" },
+                known.join(", ")
+            )),
+        };
+        if wanted.is_empty() {
+            return fail(format!("no profile given ({var} is empty or unset)"));
+        }
+        let unknown: Vec<&str> = wanted
+            .iter()
+            .copied()
+            .filter(|w| !known.contains(w))
+            .collect();
+        if !unknown.is_empty() {
+            let names: Vec<String> = unknown.iter().map(|u| format!("\"{u}\"")).collect();
+            let what = if combine && wanted.len() > 1 {
+                format!(
+                    "unknown profile {} in the combination \"{}\" ({var})",
+                    names.join(", "),
+                    requested.trim()
+                )
+            } else {
+                format!("unknown profile {} ({var})", names.join(", "))
+            };
+            return fail(what);
+        }
+        let profiles = known
+            .iter()
+            .filter(|k| wanted.contains(k))
+            .map(|k| k.to_string())
+            .collect();
+        Session {
+            profiles,
+            fail_closed: false,
+            warning: None,
+        }
+    }
+
+    /// The tools a session sees, sorted by name, each with the schema it receives.
+    pub fn served(&self, session: &Session) -> Vec<Served<'_>> {
+        let mut out = Vec::new();
+        for tool in &self.tools {
+            let entry = if session.fail_closed {
+                if tool.always_on {
+                    tool.entries.first()
+                } else {
+                    None
+                }
+            } else {
+                tool.entries
+                    .iter()
+                    .find(|e| e.profiles.iter().any(|p| session.profiles.contains(p)))
+            };
+            if let Some(entry) = entry {
+                out.push(Served { tool, entry });
+            }
+        }
+        out
+    }
+
+    /// The entry of `tool` served to `profile`, if that profile sees the tool.
+    pub fn entry_for(&self, tool: &str, profile: &str) -> Option<&Entry> {
+        self.tool(tool)?
+            .entries
+            .iter()
+            .find(|e| e.profiles.iter().any(|p| p == profile))
+    }
+
+    /// The MCP `tools/list` result for a session: `{"tools": [...]}`.
+    pub fn tools_list_json(&self, session: &Session) -> Value {
+        let tools = self
+            .served(session)
+            .into_iter()
+            .map(|s| served_tool_json(s.tool, s.entry))
+            .collect();
+        let mut m = Map::new();
+        m.insert("tools", Value::Array(tools));
+        Value::Object(m)
+    }
+
+    /// The toolgate manifest: every tool, every distinct schema and who receives it.
+    pub fn manifest_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("format_version", Value::from(MANIFEST_FORMAT_VERSION));
+        m.insert("catalog", Value::str(self.catalog.clone()));
+        if let Some(d) = &self.description {
+            m.insert("description", Value::str(d.clone()));
+        }
+        if let Some(s) = &self.selector {
+            let mut sel = Map::new();
+            sel.insert("env", Value::str(s.env.clone()));
+            sel.insert("combine", Value::Bool(s.combine));
+            m.insert("selector", Value::Object(sel));
+        }
+        m.insert(
+            "profiles",
+            Value::Array(
+                self.profiles
+                    .iter()
+                    .map(|p| {
+                        let mut o = Map::new();
+                        o.insert("name", Value::str(p.name.clone()));
+                        o.insert("description", Value::str(p.description.clone()));
+                        Value::Object(o)
+                    })
+                    .collect(),
+            ),
+        );
+        m.insert("fail_closed", strings(&self.fail_closed));
+        let tools = self
+            .tools
+            .iter()
+            .map(|t| {
+                let mut o = Map::new();
+                o.insert("name", Value::str(t.name.clone()));
+                if let Some(g) = &t.group {
+                    o.insert("group", Value::str(g.clone()));
+                }
+                o.insert("always_on", Value::Bool(t.always_on));
+                if !t.formerly.is_empty() {
+                    o.insert("formerly", strings(&t.formerly));
+                }
+                let entries = t
+                    .entries
+                    .iter()
+                    .map(|e| {
+                        let mut eo = Map::new();
+                        eo.insert("profiles", strings(&e.profiles));
+                        if let Some(v) = &e.variant {
+                            eo.insert("variant", Value::str(v.clone()));
+                        }
+                        if !e.restricted.is_empty() {
+                            let r: Map = e
+                                .restricted
+                                .iter()
+                                .map(|(f, vs)| (f.clone(), strings(vs)))
+                                .collect();
+                            eo.insert("restricted", Value::Object(r));
+                        }
+                        eo.insert("description", Value::str(e.description.clone()));
+                        eo.insert("inputSchema", e.input_schema.to_json());
+                        if let Some(s) = &e.output_schema {
+                            eo.insert("outputSchema", s.to_json());
+                        }
+                        if let Some(a) = &e.annotations {
+                            eo.insert("annotations", annotations_json(a));
+                        }
+                        if !e.formerly_fields.is_empty() || !e.formerly_values.is_empty() {
+                            eo.insert("formerly", formerly_json(e));
+                        }
+                        Value::Object(eo)
+                    })
+                    .collect();
+                o.insert("entries", Value::Array(entries));
+                Value::Object(o)
+            })
+            .collect();
+        m.insert("tools", Value::Array(tools));
+        Value::Object(m)
+    }
+
+    /// The manifest in the format of `tatara tool-manifest`: tool names and the values of
+    /// top-level string enums, each list sorted, values united over every schema of a tool.
+    pub fn tatara_manifest_json(&self) -> Value {
+        let tools = self
+            .tools
+            .iter()
+            .map(|t| {
+                let mut fields: Vec<(String, Vec<String>)> = Vec::new();
+                for e in &t.entries {
+                    let Some(obj) = e.input_schema.as_object() else {
+                        continue;
+                    };
+                    for (name, prop) in &obj.properties {
+                        let Some(values) = prop.enum_values().map(<[String]>::to_vec) else {
+                            continue;
+                        };
+                        match fields.iter_mut().find(|(f, _)| f == name) {
+                            Some((_, vs)) => vs.extend(values),
+                            None => fields.push((name.clone(), values)),
+                        }
+                    }
+                }
+                fields.sort_by(|a, b| a.0.cmp(&b.0));
+                let mut o = Map::new();
+                o.insert("name", Value::str(t.name.clone()));
+                if !fields.is_empty() {
+                    let enums: Map = fields
+                        .into_iter()
+                        .map(|(f, mut vs)| {
+                            vs.sort();
+                            vs.dedup();
+                            (f, strings(&vs))
+                        })
+                        .collect();
+                    o.insert("enums", Value::Object(enums));
+                }
+                Value::Object(o)
+            })
+            .collect();
+        let mut m = Map::new();
+        m.insert("tools", Value::Array(tools));
+        Value::Object(m)
+    }
+
+    /// Reads a manifest: toolgate's own format (it has `format_version`) or tatara's.
+    /// `path` is only used to name the file in errors.
+    pub fn from_manifest(path: &std::path::Path, bytes: &[u8]) -> Result<Surface, Errors> {
+        let mut cx = Ctxt::new();
+        let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => t.to_string(),
+            Err(e) => {
+                cx.file(
+                    path,
+                    None,
+                    format!(
+                        "is not valid UTF-8 (bad byte at offset {})",
+                        e.valid_up_to()
+                    ),
+                );
+                return Err(cx.finish(()).err().unwrap_or_default());
+            }
+        };
+        let source = SourceText {
+            path: path.to_path_buf(),
+            text,
+        };
+        let Some(value) = crate::load::parse_json::<Value>(&source, "a manifest", &mut cx) else {
+            return Err(cx.finish(()).err().unwrap_or_default());
+        };
+        let surface = match value.as_object() {
+            Some(o) if o.contains_key("format_version") => read_toolgate(&source, &value, &mut cx),
+            Some(o) if o.contains_key("tools") => read_tatara(&source, &value, &mut cx),
+            _ => {
+                cx.file(
+                    path,
+                    Some(Position { line: 1, column: 1 }),
+                    "is not a manifest: expected a toolgate manifest (with `format_version`) or a tatara tool manifest (`{\"tools\": [...]}`)",
+                );
+                None
+            }
+        };
+        if let Some(s) = &surface
+            && s.tools.is_empty()
+        {
+            cx.file(
+                path,
+                None,
+                "is a manifest with no tools; there is nothing to check against",
+            );
+        }
+        match surface {
+            Some(s) => cx.finish(s),
+            None => Err(cx.finish(()).err().unwrap_or_default()),
+        }
+    }
+}
+
+fn strings(items: &[String]) -> Value {
+    Value::Array(items.iter().map(|s| Value::str(s.clone())).collect())
+}
+
+fn annotations_json(a: &Annotations) -> Value {
+    let mut o = Map::new();
+    if let Some(t) = &a.title {
+        o.insert("title", Value::str(t.clone()));
+    }
+    for (key, v) in [
+        ("readOnlyHint", a.read_only_hint),
+        ("destructiveHint", a.destructive_hint),
+        ("idempotentHint", a.idempotent_hint),
+        ("openWorldHint", a.open_world_hint),
+    ] {
+        if let Some(b) = v {
+            o.insert(key, Value::Bool(b));
+        }
+    }
+    Value::Object(o)
+}
+
+fn formerly_json(e: &Entry) -> Value {
+    let mut o = Map::new();
+    if !e.formerly_fields.is_empty() {
+        let f: Map = e
+            .formerly_fields
+            .iter()
+            .map(|(k, v)| (k.clone(), strings(v)))
+            .collect();
+        o.insert("fields", Value::Object(f));
+    }
+    if !e.formerly_values.is_empty() {
+        let f: Map = e
+            .formerly_values
+            .iter()
+            .map(|(k, per)| {
+                let inner: Map = per
+                    .iter()
+                    .map(|(v, old)| (v.clone(), strings(old)))
+                    .collect();
+                (k.clone(), Value::Object(inner))
+            })
+            .collect();
+        o.insert("values", Value::Object(f));
+    }
+    Value::Object(o)
+}
+
+/// A tool as `tools/list` shows it: name, description, inputSchema, then the optional parts.
+pub fn served_tool_json(tool: &SurfaceTool, entry: &Entry) -> Value {
+    let mut o = Map::new();
+    o.insert("name", Value::str(tool.name.clone()));
+    o.insert("description", Value::str(entry.description.clone()));
+    o.insert("inputSchema", entry.input_schema.to_json());
+    if let Some(s) = &entry.output_schema {
+        o.insert("outputSchema", s.to_json());
+    }
+    if let Some(a) = &entry.annotations {
+        o.insert("annotations", annotations_json(a));
+    }
+    Value::Object(o)
+}
+
+/// The schema `profile` is served for `tool` (`None` for the fail-closed session).
+fn effective_schema(
+    catalog: &Catalog,
+    tool: &Tool,
+    profile: Option<&str>,
+) -> Option<(usize, Schema)> {
+    let index = match profile.and_then(|p| tool.variant_for.get(p)) {
+        Some(&i) => i,
+        None if tool.variants.len() == 1 => 0,
+        None => return None,
+    };
+    let variant = tool.variants.get(index)?;
+    let mut schema = variant.input.clone();
+    if let (Some(group), Some(obj)) = (catalog.group(&tool.group), schema.as_object_mut()) {
+        let mut props: Vec<(String, Schema)> = group
+            .parameters
+            .iter()
+            .map(|(n, s, _)| (n.clone(), s.clone()))
+            .collect();
+        let mut required: Vec<String> = group
+            .parameters
+            .iter()
+            .filter(|(_, _, r)| *r)
+            .map(|(n, _, _)| n.clone())
+            .collect();
+        props.append(&mut obj.properties);
+        required.append(&mut obj.required);
+        obj.properties = props;
+        obj.required = required;
+    }
+    if let Some(cells) = profile.and_then(|p| tool.restrictions.get(p))
+        && let Some(obj) = schema.as_object_mut()
+    {
+        for (field, allowed) in cells {
+            if let Some(prop) = obj.property_mut(field)
+                && let Kind::String(rules) = &mut prop.kind
+            {
+                let narrowed: Vec<String> = match &rules.enum_values {
+                    Some(values) => values
+                        .iter()
+                        .filter(|v| allowed.contains(v))
+                        .cloned()
+                        .collect(),
+                    None => allowed.clone(),
+                };
+                if let Some(Value::String(d)) = &prop.default
+                    && !narrowed.contains(d)
+                {
+                    prop.default = None;
+                }
+                if let Kind::String(rules) = &mut prop.kind {
+                    rules.enum_values = Some(narrowed);
+                }
+            }
+        }
+    }
+    Some((index, schema))
+}
+
+fn surface_tool(catalog: &Catalog, tool: &Tool) -> SurfaceTool {
+    let mut entries: Vec<(usize, Vec<(String, Vec<String>)>, Entry)> = Vec::new();
+    for profile in catalog.profiles_of(tool) {
+        let Some((index, schema)) = effective_schema(catalog, tool, Some(profile)) else {
+            continue;
+        };
+        let restricted = tool.restrictions.get(profile).cloned().unwrap_or_default();
+        if let Some((_, _, e)) = entries
+            .iter_mut()
+            .find(|(i, r, _)| *i == index && *r == restricted)
+        {
+            e.profiles.push(profile.to_string());
+            continue;
+        }
+        let variant = &tool.variants[index];
+        entries.push((
+            index,
+            restricted.clone(),
+            Entry {
+                profiles: vec![profile.to_string()],
+                variant: variant.name.clone(),
+                restricted,
+                description: variant.description.clone(),
+                input_schema: schema,
+                output_schema: variant.output.clone(),
+                annotations: variant.annotations.clone(),
+                formerly_fields: variant.formerly_fields.clone(),
+                formerly_values: variant.formerly_values.clone(),
+            },
+        ));
+    }
+    if entries.is_empty()
+        && tool.access == Access::AlwaysOn
+        && let Some((index, schema)) = effective_schema(catalog, tool, None)
+    {
+        // A catalog may have no profile at all; the fail-closed session still needs a schema.
+        let variant = &tool.variants[index];
+        entries.push((
+            index,
+            Vec::new(),
+            Entry {
+                profiles: Vec::new(),
+                variant: variant.name.clone(),
+                restricted: Vec::new(),
+                description: variant.description.clone(),
+                input_schema: schema,
+                output_schema: variant.output.clone(),
+                annotations: variant.annotations.clone(),
+                formerly_fields: variant.formerly_fields.clone(),
+                formerly_values: variant.formerly_values.clone(),
+            },
+        ));
+    }
+    SurfaceTool {
+        name: tool.name.clone(),
+        group: Some(tool.group.clone()),
+        always_on: tool.access == Access::AlwaysOn,
+        formerly: tool.formerly.clone(),
+        entries: entries.into_iter().map(|(_, _, e)| e).collect(),
+    }
+}
+
+// ---- Reading manifests ----
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestFile {
+    format_version: u64,
+    catalog: String,
+    #[serde(default)]
+    description: Option<String>,
+    #[serde(default)]
+    selector: Option<Selector>,
+    profiles: Vec<ManifestProfile>,
+    fail_closed: Vec<String>,
+    tools: Vec<ManifestTool>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestProfile {
+    name: String,
+    description: String,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestTool {
+    name: String,
+    #[serde(default)]
+    group: Option<String>,
+    #[serde(default)]
+    always_on: bool,
+    #[serde(default)]
+    formerly: Vec<String>,
+    entries: Vec<ManifestEntry>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestEntry {
+    profiles: Vec<String>,
+    #[serde(default)]
+    variant: Option<String>,
+    #[serde(default)]
+    restricted: crate::files::OrderedMap<Vec<String>>,
+    description: String,
+    #[serde(rename = "inputSchema")]
+    input_schema: Value,
+    #[serde(rename = "outputSchema", default)]
+    output_schema: Option<Value>,
+    #[serde(default)]
+    annotations: Option<Annotations>,
+    #[serde(default)]
+    formerly: Option<ManifestFormerly>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ManifestFormerly {
+    #[serde(default)]
+    fields: crate::files::OrderedMap<Vec<String>>,
+    #[serde(default)]
+    values: crate::files::OrderedMap<crate::files::OrderedMap<Vec<String>>>,
+}
+
+fn read_toolgate(source: &SourceText, _value: &Value, cx: &mut Ctxt) -> Option<Surface> {
+    let m: ManifestFile = crate::load::parse_json(source, "a toolgate manifest", cx)?;
+    if m.format_version != MANIFEST_FORMAT_VERSION {
+        cx.at(
+            source,
+            &Pointer::root().key("format_version"),
+            format!(
+                "manifest format version {} is not supported (this toolgate reads version {MANIFEST_FORMAT_VERSION})",
+                m.format_version
+            ),
+        );
+        return None;
+    }
+    let known: Vec<&str> = m.profiles.iter().map(|p| p.name.as_str()).collect();
+    let mut tools = Vec::new();
+    for (ti, t) in m.tools.iter().enumerate() {
+        let tat = Pointer::root().key("tools").index(ti);
+        let mut entries = Vec::new();
+        for (ei, e) in t.entries.iter().enumerate() {
+            let eat = tat.key("entries").index(ei);
+            for (pi, p) in e.profiles.iter().enumerate() {
+                if !known.contains(&p.as_str()) {
+                    cx.at(
+                        source,
+                        &eat.key("profiles").index(pi),
+                        format!("profile `{p}` is not among the manifest's `profiles`"),
+                    );
+                }
+            }
+            let input =
+                SchemaParser::new(source, &e.input_schema, eat.key("inputSchema"), cx).parse_root();
+            let output = match &e.output_schema {
+                Some(doc) => {
+                    SchemaParser::new(source, doc, eat.key("outputSchema"), cx).parse_root()
+                }
+                None => None,
+            };
+            let Some(input) = input else { continue };
+            let f = e.formerly.as_ref();
+            entries.push(Entry {
+                profiles: e.profiles.clone(),
+                variant: e.variant.clone(),
+                restricted: e.restricted.0.clone(),
+                description: e.description.clone(),
+                input_schema: input,
+                output_schema: output,
+                annotations: e.annotations.clone(),
+                formerly_fields: f.map(|f| f.fields.0.clone()).unwrap_or_default(),
+                formerly_values: f
+                    .map(|f| {
+                        f.values
+                            .0
+                            .iter()
+                            .map(|(k, v)| (k.clone(), v.0.clone()))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            });
+        }
+        tools.push(SurfaceTool {
+            name: t.name.clone(),
+            group: t.group.clone(),
+            always_on: t.always_on,
+            formerly: t.formerly.clone(),
+            entries,
+        });
+    }
+    check_sorted_unique(source, &tools, cx);
+    tools.sort_by(|a, b| a.name.cmp(&b.name));
+    Some(Surface {
+        catalog: m.catalog,
+        description: m.description,
+        selector: m.selector,
+        profiles: m
+            .profiles
+            .into_iter()
+            .map(|p| Profile {
+                name: p.name,
+                description: p.description,
+            })
+            .collect(),
+        fail_closed: m.fail_closed,
+        tools,
+        origin: Origin::Full,
+    })
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TataraManifest {
+    tools: Vec<TataraTool>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TataraTool {
+    name: String,
+    #[serde(default)]
+    enums: crate::files::OrderedMap<Vec<String>>,
+}
+
+fn read_tatara(source: &SourceText, _value: &Value, cx: &mut Ctxt) -> Option<Surface> {
+    let m: TataraManifest = crate::load::parse_json(source, "a tatara tool manifest", cx)?;
+    let mut tools = Vec::new();
+    for t in m.tools {
+        let mut obj = crate::model::ObjectRules::default();
+        for (field, values) in t.enums.iter() {
+            obj.properties.push((
+                field.to_string(),
+                Schema {
+                    title: None,
+                    description: None,
+                    default: None,
+                    kind: Kind::String(crate::model::StringRules {
+                        enum_values: Some(values.clone()),
+                        ..Default::default()
+                    }),
+                },
+            ));
+        }
+        // Other fields are unknown, not forbidden.
+        obj.additional = crate::model::Additional::Allowed;
+        tools.push(SurfaceTool {
+            name: t.name,
+            group: None,
+            always_on: false,
+            formerly: Vec::new(),
+            entries: vec![Entry {
+                profiles: Vec::new(),
+                variant: None,
+                restricted: Vec::new(),
+                description: String::new(),
+                input_schema: Schema {
+                    title: None,
+                    description: None,
+                    default: None,
+                    kind: Kind::Object(obj),
+                },
+                output_schema: None,
+                annotations: None,
+                formerly_fields: Vec::new(),
+                formerly_values: Vec::new(),
+            }],
+        });
+    }
+    check_sorted_unique(source, &tools, cx);
+    tools.sort_by(|a, b| a.name.cmp(&b.name));
+    Some(Surface {
+        catalog: String::new(),
+        description: None,
+        selector: None,
+        profiles: Vec::new(),
+        fail_closed: Vec::new(),
+        tools,
+        origin: Origin::NamesAndEnums,
+    })
+}
+
+fn check_sorted_unique(source: &SourceText, tools: &[SurfaceTool], cx: &mut Ctxt) {
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, t) in tools.iter().enumerate() {
+        if !seen.insert(t.name.as_str()) {
+            cx.at(
+                source,
+                &Pointer::root().key("tools").index(i).key("name"),
+                format!("tool `{}` is listed twice", t.name),
+            );
+        }
+    }
+}
+
+/// `tools/list` of `session` as pretty JSON text (what `toolgate tools-list` prints).
+pub fn tools_list_text(surface: &Surface, session: &Session) -> String {
+    to_pretty(&surface.tools_list_json(session))
+}

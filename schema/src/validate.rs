@@ -1,0 +1,357 @@
+//! Run-time validation of a value against a [`Schema`].
+//!
+//! This is the one place that words argument errors. The generated typed handlers use it to
+//! explain a rejected call, and a server over a catalog folder (no generated types) uses it
+//! to check calls, so both give the same message for the same input.
+
+use std::fmt::Write as _;
+
+use crate::json::{Number, Value};
+use crate::model::{Additional, Kind, Schema};
+
+/// One way a value fails its schema.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// Where in the value, as a field path (`issue.parent.repo`, `proposals[0].kind`);
+    /// empty for the value itself.
+    pub field: String,
+    /// What is wrong, naming the field.
+    pub message: String,
+}
+
+/// Every violation of `schema` by `value`, in a stable order (fields in schema order).
+pub fn validate(schema: &Schema, value: &Value) -> Vec<Violation> {
+    validate_value(schema, value, "the arguments")
+}
+
+/// [`validate`], calling the value itself `what` in messages (`"the default"`).
+pub fn validate_value(schema: &Schema, value: &Value, what: &str) -> Vec<Violation> {
+    let mut out = Vec::new();
+    check(schema, value, "", what, &mut out);
+    out
+}
+
+/// [`validate`] for a `serde_json::Value`.
+pub fn validate_serde(schema: &Schema, value: &serde_json::Value) -> Vec<Violation> {
+    validate(schema, &Value::from_serde(value))
+}
+
+fn join(path: &str, field: &str) -> String {
+    if path.is_empty() {
+        field.to_string()
+    } else {
+        format!("{path}.{field}")
+    }
+}
+
+fn subject(path: &str, root: &str) -> String {
+    if path.is_empty() {
+        root.to_string()
+    } else {
+        format!("field `{path}`")
+    }
+}
+
+fn push(out: &mut Vec<Violation>, path: &str, message: String) {
+    out.push(Violation {
+        field: path.to_string(),
+        message,
+    });
+}
+
+fn quoted_list(values: &[String]) -> String {
+    let mut s = String::new();
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        let _ = write!(s, "\"{v}\"");
+    }
+    s
+}
+
+fn check(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Vec<Violation>) {
+    let expected = schema.type_name();
+    match (&schema.kind, value) {
+        (Kind::Any, _) => {}
+        (Kind::Boolean, Value::Bool(_)) => {}
+        (Kind::String(rules), Value::String(s)) => {
+            if let Some(values) = &rules.enum_values
+                && !values.iter().any(|v| v == s)
+            {
+                push(
+                    out,
+                    path,
+                    format!(
+                        "{}: \"{s}\" is not one of {}",
+                        subject(path, root),
+                        quoted_list(values)
+                    ),
+                );
+            }
+            let len = s.chars().count() as u64;
+            if let Some(min) = rules.min_length
+                && len < min
+            {
+                let what = if min == 1 {
+                    "must not be empty".to_string()
+                } else {
+                    format!("must have at least {min} characters")
+                };
+                push(out, path, format!("{} {what}", subject(path, root)));
+            }
+            if let Some(max) = rules.max_length
+                && len > max
+            {
+                push(
+                    out,
+                    path,
+                    format!("{} must have at most {max} characters", subject(path, root)),
+                );
+            }
+        }
+        (Kind::Integer(rules), Value::Number(n)) if n.is_integer() => {
+            check_bounds(rules, *n, path, root, out)
+        }
+        (Kind::Number(rules), Value::Number(n)) => check_bounds(rules, *n, path, root, out),
+        (Kind::Array(rules), Value::Array(items)) => {
+            let len = items.len() as u64;
+            if let Some(min) = rules.min_items
+                && len < min
+            {
+                push(
+                    out,
+                    path,
+                    format!(
+                        "{} must have at least {min} item{}, found {len}",
+                        subject(path, root),
+                        if min == 1 { "" } else { "s" }
+                    ),
+                );
+            }
+            if let Some(max) = rules.max_items
+                && len > max
+            {
+                push(
+                    out,
+                    path,
+                    format!(
+                        "{} must have at most {max} items, found {len}",
+                        subject(path, root)
+                    ),
+                );
+            }
+            if let Some(item_schema) = &rules.items {
+                for (i, item) in items.iter().enumerate() {
+                    check(item_schema, item, &format!("{path}[{i}]"), root, out);
+                }
+            }
+        }
+        (Kind::Object(rules), Value::Object(map)) => {
+            for (name, prop) in &rules.properties {
+                match map.get(name) {
+                    Some(v) => check(prop, v, &join(path, name), root, out),
+                    None if rules.is_required(name) => push(
+                        out,
+                        &join(path, name),
+                        format!("missing required field `{}`", join(path, name)),
+                    ),
+                    None => {}
+                }
+            }
+            if let Some(c) = &rules.conditional {
+                let holds = c
+                    .when
+                    .iter()
+                    .all(|(field, constant)| map.get(field) == Some(constant));
+                if holds {
+                    for field in &c.then_required {
+                        if !map.contains_key(field) {
+                            let condition: Vec<String> = c
+                                .when
+                                .iter()
+                                .map(|(f, v)| format!("`{}` is {v}", join(path, f)))
+                                .collect();
+                            push(
+                                out,
+                                &join(path, field),
+                                format!(
+                                    "missing field `{}`, required when {}",
+                                    join(path, field),
+                                    condition.join(" and ")
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+            for (name, v) in map.iter() {
+                if rules.property(name).is_some() {
+                    continue;
+                }
+                match &rules.additional {
+                    Additional::Forbidden => {
+                        let known: Vec<String> =
+                            rules.properties.iter().map(|(n, _)| n.clone()).collect();
+                        let expected = if known.is_empty() {
+                            "no fields are accepted".to_string()
+                        } else {
+                            format!("expected one of {}", backtick_list(&known))
+                        };
+                        push(
+                            out,
+                            &join(path, name),
+                            format!("unknown field `{}` ({expected})", join(path, name)),
+                        );
+                    }
+                    Additional::Schema(s) => check(s, v, &join(path, name), root, out),
+                    Additional::Unstated | Additional::Allowed => {}
+                }
+            }
+        }
+        (_, other) => {
+            let found = match other {
+                Value::String(s) => format!("the string \"{s}\""),
+                Value::Number(n) => format!("the number {n}"),
+                v => v.type_name().to_string(),
+            };
+            let article = if expected.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            push(
+                out,
+                path,
+                format!(
+                    "{} must be {article} {expected}, found {found}",
+                    subject(path, root)
+                ),
+            );
+        }
+    }
+}
+
+fn backtick_list(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn check_bounds(
+    rules: &crate::model::NumberRules,
+    n: Number,
+    path: &str,
+    root: &str,
+    out: &mut Vec<Violation>,
+) {
+    let x = n.as_f64();
+    if let Some(min) = rules.minimum
+        && x < min.as_f64()
+    {
+        push(
+            out,
+            path,
+            format!("{} must be at least {min}, found {n}", subject(path, root)),
+        );
+    }
+    if let Some(max) = rules.maximum
+        && x > max.as_f64()
+    {
+        push(
+            out,
+            path,
+            format!("{} must be at most {max}, found {n}", subject(path, root)),
+        );
+    }
+    if let Some(min) = rules.exclusive_minimum
+        && x <= min.as_f64()
+    {
+        push(
+            out,
+            path,
+            format!(
+                "{} must be greater than {min}, found {n}",
+                subject(path, root)
+            ),
+        );
+    }
+    if let Some(max) = rules.exclusive_maximum
+        && x >= max.as_f64()
+    {
+        push(
+            out,
+            path,
+            format!("{} must be less than {max}, found {n}", subject(path, root)),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::{Ctxt, SourceText};
+    use crate::locate::Pointer;
+    use crate::model::SchemaParser;
+
+    fn schema(text: &str) -> Schema {
+        let source = SourceText {
+            path: "t.json".into(),
+            text: text.into(),
+        };
+        let doc: Value = serde_json::from_str(text).unwrap();
+        let mut cx = Ctxt::new();
+        let s = SchemaParser::new(&source, &doc, Pointer::root(), &mut cx).parse_root();
+        cx.finish(()).unwrap();
+        s.unwrap()
+    }
+
+    fn messages(s: &Schema, value: &str) -> Vec<String> {
+        let v: Value = serde_json::from_str(value).unwrap();
+        validate(s, &v).into_iter().map(|v| v.message).collect()
+    }
+
+    #[test]
+    fn names_the_field_and_the_reason() {
+        let s = schema(
+            r#"{"type":"object","properties":{
+                "action":{"type":"string","enum":["open","comment"]},
+                "number":{"type":"integer","minimum":1},
+                "tags":{"type":"array","items":{"type":"string"},"minItems":1},
+                "issue":{"type":"object","properties":{"repo":{"type":"string"}},"required":["repo"]},
+                "scan_type":{"type":"string"},"tool_name":{"type":"string","minLength":1}},
+              "required":["action"],"additionalProperties":false,
+              "if":{"properties":{"scan_type":{"const":"tool_call"}},"required":["scan_type"]},
+              "then":{"required":["tool_name"]}}"#,
+        );
+        assert_eq!(messages(&s, r#"{"action":"open"}"#), Vec::<String>::new());
+        assert_eq!(
+            messages(
+                &s,
+                r#"{"action":"merge","number":"3","tags":[],"issue":{},"scan_type":"tool_call","extra":1}"#
+            ),
+            vec![
+                "field `action`: \"merge\" is not one of \"open\", \"comment\"",
+                "field `number` must be an integer, found the string \"3\"",
+                "field `tags` must have at least 1 item, found 0",
+                "missing required field `issue.repo`",
+                "missing field `tool_name`, required when `scan_type` is \"tool_call\"",
+                "unknown field `extra` (expected one of `action`, `number`, `tags`, `issue`, `scan_type`, `tool_name`)",
+            ]
+        );
+        assert_eq!(
+            messages(&s, r#"{"number":0,"tool_name":""}"#),
+            vec![
+                "missing required field `action`",
+                "field `number` must be at least 1, found 0",
+                "field `tool_name` must not be empty",
+            ]
+        );
+        assert_eq!(
+            messages(&s, r#"[1]"#),
+            vec!["the arguments must be an object, found array"]
+        );
+    }
+}
