@@ -1,1 +1,3 @@
-//! placeholder
+//! toolgate-lint: the skill lint and the `toolgate` command line.
+
+pub mod cli;

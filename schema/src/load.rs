@@ -17,6 +17,13 @@ pub const MATRIX_FILE: &str = "profiles.json";
 /// The folder of tool files inside a catalog folder.
 pub const TOOLS_DIR: &str = "tools";
 
+/// Names mapped to lists of names: a field's former names, an enum value's former values, or
+/// a restricted field's allowed values.
+pub type NameLists = Vec<(String, Vec<String>)>;
+
+/// Per top-level enum field, each value's former values.
+pub type ValueRenames = Vec<(String, NameLists)>;
+
 /// One file of a catalog, as bytes, with its path relative to the catalog folder.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
@@ -88,7 +95,7 @@ pub struct Tool {
     /// For a tool with variants: the index into `variants` for each profile that sees it.
     pub variant_for: BTreeMap<String, usize>,
     /// Restricted cells: profile, then field and allowed values.
-    pub restrictions: BTreeMap<String, Vec<(String, Vec<String>)>>,
+    pub restrictions: BTreeMap<String, NameLists>,
     /// Names the tool had before.
     pub formerly: Vec<String>,
 }
@@ -109,9 +116,9 @@ pub struct Variant {
     /// MCP annotations.
     pub annotations: Option<Annotations>,
     /// Former names of top-level fields.
-    pub formerly_fields: Vec<(String, Vec<String>)>,
+    pub formerly_fields: NameLists,
     /// Former values of top-level enum fields: field, then value and what it replaced.
-    pub formerly_values: Vec<(String, Vec<(String, Vec<String>)>)>,
+    pub formerly_values: ValueRenames,
 }
 
 impl Catalog {
@@ -284,6 +291,21 @@ pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(
         cx.file(&source.path, None, format!("is empty; expected {what}"));
         return None;
     }
+    let first = source.text.trim_start().chars().next();
+    if first != Some('{')
+        && let Ok(other) = serde_json::from_str::<crate::json::Value>(&source.text)
+    {
+        let at = source.text.len() - source.text.trim_start().len();
+        cx.file(
+            &source.path,
+            Some(Position::of_offset(&source.text, at)),
+            format!(
+                "not {what}: expected a JSON object, found {}",
+                other.type_name()
+            ),
+        );
+        return None;
+    }
     match serde_json::from_str::<T>(&source.text) {
         Ok(v) => Some(v),
         Err(e) => {
@@ -321,6 +343,9 @@ pub fn load_sources(display: &Path, sources: Vec<SourceFile>) -> Result<Catalog,
     let mut parsed: Vec<ParsedTool> = Vec::new();
     let mut seen_matrix = false;
     let mut read: Vec<String> = Vec::new();
+    // Names of tool files that could not be read: the matrix may name them without that
+    // being a second error.
+    let mut broken: BTreeSet<String> = BTreeSet::new();
 
     for source in &sources {
         read.push(source.rel.clone());
@@ -344,10 +369,13 @@ pub fn load_sources(display: &Path, sources: Vec<SourceFile>) -> Result<Catalog,
             );
             continue;
         }
+        let stem = file_name.split('.').next().unwrap_or_default().to_string();
         let Some(text) = decode(display, &source.rel, &source.bytes, &mut cx) else {
+            broken.insert(stem);
             continue;
         };
         let Some(file) = parse_json::<ToolFile>(&text, "a tool file", &mut cx) else {
+            broken.insert(stem);
             continue;
         };
         check_tool_names(&text, file_name, &file, &mut cx);
@@ -438,7 +466,9 @@ pub fn load_sources(display: &Path, sources: Vec<SourceFile>) -> Result<Catalog,
         // The matrix is missing or broken, and that error is recorded.
         return Err(cx.finish(()).err().unwrap_or_default());
     };
-    let catalog = build(display, &msrc, &m, &parsed, &by_name, read, &mut cx);
+    let catalog = build(
+        display, &msrc, &m, &parsed, &by_name, &broken, read, &mut cx,
+    );
     cx.finish(catalog)
 }
 
@@ -552,12 +582,14 @@ fn apply_extends(parsed: &mut [ParsedTool], by_name: &BTreeMap<String, Vec<usize
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn build(
     display: &Path,
     msrc: &SourceText,
     m: &MatrixFile,
     parsed: &[ParsedTool],
     by_name: &BTreeMap<String, Vec<usize>>,
+    broken: &BTreeSet<String>,
     mut read: Vec<String>,
     cx: &mut Ctxt,
 ) -> Catalog {
@@ -680,6 +712,9 @@ fn build(
     let check_target = |cx: &mut Ctxt, at: &Pointer, name: &str| -> bool {
         if by_name.contains_key(name) || m.groups.contains_key(name) {
             return true;
+        }
+        if broken.contains(name) {
+            return false;
         }
         let candidates = tool_names.iter().chain(group_names.iter()).copied();
         cx.at(
@@ -873,7 +908,7 @@ fn build(
                         Some(ix) => {
                             variant_for.insert(profile.to_string(), ix);
                         }
-                        None if names.contains(&variant.as_str()) => {}
+                        None if names.contains(&variant.as_str()) || broken.contains(name) => {}
                         None => cx.at(
                             msrc,
                             &at,
@@ -944,6 +979,9 @@ fn build(
     for (tool, per_profile) in m.restrictions.iter() {
         let at_tool = root.key("restrictions").key(tool);
         let Some(t) = tools.iter_mut().find(|t| t.name == tool) else {
+            if broken.contains(tool) {
+                continue;
+            }
             cx.at(
                 msrc,
                 &at_tool,

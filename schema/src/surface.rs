@@ -9,7 +9,7 @@
 use crate::diag::{Ctxt, Errors, SourceText};
 use crate::files::{Annotations, Selector};
 use crate::json::{Map, Value, to_pretty};
-use crate::load::{Access, Catalog, Profile, Tool};
+use crate::load::{Access, Catalog, NameLists, Profile, Tool, ValueRenames};
 use crate::locate::{Pointer, Position};
 use crate::model::{Kind, Schema, SchemaParser};
 
@@ -68,7 +68,7 @@ pub struct Entry {
     /// The catalog variant it comes from.
     pub variant: Option<String>,
     /// The restriction applied: field and allowed values.
-    pub restricted: Vec<(String, Vec<String>)>,
+    pub restricted: NameLists,
     /// The description served.
     pub description: String,
     /// The input schema served: self-contained, parameters added, restriction applied.
@@ -78,9 +78,9 @@ pub struct Entry {
     /// MCP annotations, if any.
     pub annotations: Option<Annotations>,
     /// Former names of top-level fields.
-    pub formerly_fields: Vec<(String, Vec<String>)>,
+    pub formerly_fields: NameLists,
     /// Former values of top-level enum fields.
-    pub formerly_values: Vec<(String, Vec<(String, Vec<String>)>)>,
+    pub formerly_values: ValueRenames,
 }
 
 /// What a selector value resolved to.
@@ -550,7 +550,7 @@ fn effective_schema(
 }
 
 fn surface_tool(catalog: &Catalog, tool: &Tool) -> SurfaceTool {
-    let mut entries: Vec<(usize, Vec<(String, Vec<String>)>, Entry)> = Vec::new();
+    let mut entries: Vec<(usize, NameLists, Entry)> = Vec::new();
     for profile in catalog.profiles_of(tool) {
         let Some((index, schema)) = effective_schema(catalog, tool, Some(profile)) else {
             continue;

@@ -1,0 +1,143 @@
+//! `tools-list`, `manifest` and `check`.
+
+use clap::{Args, ValueEnum};
+use toolgate_schema::json::to_pretty;
+use toolgate_schema::{Errors, Surface};
+
+use super::{CatalogArg, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, print_stdout};
+
+/// Arguments of `toolgate tools-list`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  toolgate tools-list --catalog tatara --profile implement\n  toolgate tools-list --catalog maetra --profile task_guard,govern\n  TATARA_TOOL_PROFILE=review toolgate tools-list --catalog tatara\n\nAn unknown or empty profile fails closed: the always-on tools only, a warning on stderr, exit 0 (as a server would start)."
+)]
+pub struct ToolsListArgs {
+    /// A bundled catalog (tatara, maetra) or a catalog folder.
+    #[arg(long, value_name = "NAME|DIR")]
+    catalog: String,
+    /// The profile served; several separated by commas when the catalog's selector combines
+    /// them. Default: the selector's environment variable (TATARA_TOOL_PROFILE for tatara).
+    #[arg(long, value_name = "PROFILE[,PROFILE...]")]
+    profile: Option<String>,
+}
+
+/// The manifest formats.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ManifestFormat {
+    /// toolgate's own, versioned: every tool, each distinct schema and the profiles served it.
+    Toolgate,
+    /// What `tatara tool-manifest` prints: names and top-level enum values only.
+    Tatara,
+}
+
+/// Arguments of `toolgate manifest`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  toolgate manifest --catalog tatara > manifest.json\n  toolgate manifest --catalog tatara --format tatara > tool-manifest.json"
+)]
+pub struct ManifestArgs {
+    /// A bundled catalog (tatara, maetra) or a catalog folder.
+    #[arg(long, value_name = "NAME|DIR")]
+    catalog: String,
+    /// The manifest format.
+    #[arg(long, value_enum, default_value = "toolgate")]
+    format: ManifestFormat,
+}
+
+/// Arguments of `toolgate check`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Exit codes: 0 the catalog is valid, 1 it has errors (all are printed), 2 the folder cannot be read."
+)]
+pub struct CheckArgs {
+    /// A catalog folder (or a bundled catalog's name).
+    #[arg(long, value_name = "DIR")]
+    catalog: String,
+}
+
+fn report(errors: &Errors) {
+    eprintln!("{errors}");
+    let n = errors.0.len();
+    eprintln!("{n} error{} in the catalog", if n == 1 { "" } else { "s" });
+}
+
+fn load_surface(catalog: &str) -> Result<Surface, u8> {
+    match CatalogArg::parse(catalog).load() {
+        Ok(c) => Ok(Surface::from_catalog(&c)),
+        Err(e) => {
+            report(&e);
+            Err(EXIT_ERROR)
+        }
+    }
+}
+
+/// `toolgate tools-list`
+pub fn tools_list(args: &ToolsListArgs) -> u8 {
+    let surface = match load_surface(&args.catalog) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let requested = match &args.profile {
+        Some(p) => p.clone(),
+        None => surface
+            .selector
+            .as_ref()
+            .and_then(|s| std::env::var(&s.env).ok())
+            .unwrap_or_default(),
+    };
+    let session = surface.resolve(&requested);
+    if let Some(w) = &session.warning {
+        eprintln!("warning: {w}");
+    }
+    print_stdout(&to_pretty(&surface.tools_list_json(&session)))
+}
+
+/// `toolgate manifest`
+pub fn manifest(args: &ManifestArgs) -> u8 {
+    let surface = match load_surface(&args.catalog) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let value = match args.format {
+        ManifestFormat::Toolgate => surface.manifest_json(),
+        ManifestFormat::Tatara => surface.tatara_manifest_json(),
+    };
+    print_stdout(&to_pretty(&value))
+}
+
+/// `toolgate check`
+pub fn check(args: &CheckArgs) -> u8 {
+    let arg = CatalogArg::parse(&args.catalog);
+    if let CatalogArg::Dir(dir) = &arg
+        && !dir.exists()
+    {
+        eprintln!("error: {}: no such catalog folder", dir.display());
+        return EXIT_ERROR;
+    }
+    match arg.load() {
+        Ok(c) => {
+            let surface = Surface::from_catalog(&c);
+            let counts: Vec<String> = surface
+                .profiles
+                .iter()
+                .map(|p| {
+                    let n = surface.served(&surface.resolve(&p.name)).len();
+                    format!("{} {n}", p.name)
+                })
+                .collect();
+            eprintln!(
+                "ok: catalog `{}`: {} tools, {} profiles ({}), {} always on",
+                c.name,
+                c.tools.len(),
+                c.profiles.len(),
+                counts.join(", "),
+                surface.fail_closed.len()
+            );
+            EXIT_OK
+        }
+        Err(e) => {
+            report(&e);
+            EXIT_FINDINGS
+        }
+    }
+}

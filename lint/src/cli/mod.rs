@@ -1,0 +1,80 @@
+//! The `toolgate` command line: one subcommand per module.
+//!
+//! Exit codes, for every command: 0 success, 1 findings (catalog errors for `check`, lint
+//! findings, a diff larger than declared), 2 could not do the job (bad usage, unreadable or
+//! invalid input).
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod catalog_cmds;
+mod source;
+
+pub use source::{CatalogArg, SurfaceSource};
+
+/// Exit code: success.
+pub const EXIT_OK: u8 = 0;
+/// Exit code: the command ran and found problems.
+pub const EXIT_FINDINGS: u8 = 1;
+/// Exit code: the command could not do its job.
+pub const EXIT_ERROR: u8 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "toolgate",
+    version,
+    about = "One folder of declarative files as the single source of truth for an MCP tool surface that differs by agent profile",
+    long_about = "toolgate reads a catalog folder (schema/<catalog>/: profiles.json, the profile \
+matrix, and tools/*.json, one JSON Schema per tool) and derives from it what each agent \
+profile is served, the release manifest, a lint for the tool calls written in skills, and \
+a diff that says how a surface change breaks its consumers.\n\nTwo catalogs are bundled: \
+`tatara` (21 tools, 7 agent profiles) and `maetra` (18 tools, 3 combinable capabilities). \
+Any command that takes --catalog accepts a bundled name or a catalog folder.",
+    after_help = "Examples:\n  toolgate tools-list --catalog tatara --profile refine\n  toolgate tools-list --catalog maetra --profile task_guard,govern\n  toolgate manifest --catalog tatara --format tatara > tool-manifest.json\n  toolgate check --catalog schema/tatara\n\nExit codes: 0 success, 1 findings, 2 could not do the job."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the MCP `tools/list` result a profile is served.
+    ToolsList(catalog_cmds::ToolsListArgs),
+    /// Print a catalog's manifest (toolgate's format, or tatara's with --format tatara).
+    Manifest(catalog_cmds::ManifestArgs),
+    /// Check a catalog folder; print every error at once.
+    Check(catalog_cmds::CheckArgs),
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { EXIT_ERROR } else { EXIT_OK });
+        }
+    };
+    let code = match cli.command {
+        Command::ToolsList(args) => catalog_cmds::tools_list(&args),
+        Command::Manifest(args) => catalog_cmds::manifest(&args),
+        Command::Check(args) => catalog_cmds::check(&args),
+    };
+    ExitCode::from(code)
+}
+
+/// Writes `text` to standard output; a closed pipe (`| head`) is not an error.
+pub(crate) fn print_stdout(text: &str) -> u8 {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => EXIT_OK,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(e) => {
+            eprintln!("error: cannot write to standard output: {e}");
+            EXIT_ERROR
+        }
+    }
+}

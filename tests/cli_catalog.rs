@@ -1,0 +1,147 @@
+//! `toolgate tools-list`, `manifest` and `check`, end to end.
+
+mod common;
+
+use common::{copy_tree, repo_root, run, scratch, stderr, stdout, toolgate};
+use serde_json::Value;
+
+fn tool_names(json: &str) -> Vec<String> {
+    let v: Value = serde_json::from_str(json).expect("tools/list is JSON");
+    v["tools"]
+        .as_array()
+        .expect("tools array")
+        .iter()
+        .map(|t| t["name"].as_str().expect("name").to_string())
+        .collect()
+}
+
+#[test]
+fn tools_list_per_profile() {
+    let o = run(&[
+        "tools-list",
+        "--catalog",
+        "tatara",
+        "--profile",
+        "implement",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(tool_names(&stdout(&o)).len(), 18);
+    assert!(stderr(&o).is_empty());
+
+    let o = run(&[
+        "tools-list",
+        "--catalog",
+        "maetra",
+        "--profile",
+        "task_guard,govern",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(tool_names(&stdout(&o)).len(), 14);
+
+    // The profile from the selector's environment variable, and the same catalog by path.
+    let o = toolgate()
+        .args(["tools-list", "--catalog", "schema/tatara"])
+        .env("TATARA_TOOL_PROFILE", "refine")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let names = tool_names(&stdout(&o));
+    assert_eq!(names.len(), 13);
+    assert!(!names.contains(&"code_search".to_string()));
+}
+
+#[test]
+fn unknown_profile_fails_closed_with_a_warning() {
+    let o = run(&["tools-list", "--catalog", "tatara", "--profile", "clarify"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(tool_names(&stdout(&o)).len(), 6);
+    let err = stderr(&o);
+    assert!(
+        err.starts_with(
+            "warning: unknown profile \"clarify\" (TATARA_TOOL_PROFILE); failing closed"
+        ),
+        "{err}"
+    );
+
+    let o = run(&["tools-list", "--catalog", "maetra"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(tool_names(&stdout(&o)), ["get_mcp_access"]);
+    assert!(stderr(&o).contains("MAETRA_CAPABILITIES is empty or unset"));
+}
+
+#[test]
+fn manifest_formats() {
+    let o = run(&["manifest", "--catalog", "tatara"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["format_version"], 1);
+    assert_eq!(v["tools"].as_array().unwrap().len(), 21);
+
+    let o = run(&["manifest", "--catalog", "tatara", "--format", "tatara"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    assert!(text.starts_with(
+        "{\n  \"tools\": [\n    {\n      \"name\": \"code_context\",\n      \"enums\": {"
+    ));
+    if let Some(shared) = common::shared() {
+        let real =
+            std::fs::read_to_string(shared.join("anchors/tatara/tool-manifest.json")).unwrap();
+        assert_eq!(text, real);
+    }
+}
+
+#[test]
+fn check_reports_every_error_and_exits_1() {
+    let dir = scratch("check_broken");
+    copy_tree(&repo_root().join("schema/tatara"), &dir);
+    // Three independent mistakes in three files.
+    let matrix = dir.join("profiles.json");
+    let text = std::fs::read_to_string(&matrix).unwrap();
+    std::fs::write(
+        &matrix,
+        text.replace("\"action\": [\"comment\"]", "\"action\": [\"merge\"]"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("tools/task_get.json"), "{ not json").unwrap();
+    let scm = dir.join("tools/scm_read.json");
+    let text = std::fs::read_to_string(&scm).unwrap();
+    std::fs::write(
+        &scm,
+        text.replacen(
+            "\"type\": \"integer\"",
+            "\"type\": \"integer\", \"multipleOf\": 2",
+            1,
+        ),
+    )
+    .unwrap();
+
+    let o = run(&["check", "--catalog", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("profiles.json:"), "{err}");
+    assert!(
+        err.contains("\"merge\" is not a value of `mr_write.action`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("tools/task_get.json:1:3: invalid JSON"),
+        "{err}"
+    );
+    assert!(err.contains("tools/scm_read.json:"), "{err}");
+    assert!(
+        err.contains("keyword `multipleOf` is outside the accepted JSON Schema subset"),
+        "{err}"
+    );
+    assert!(err.trim_end().ends_with("3 errors in the catalog"), "{err}");
+}
+
+#[test]
+fn check_accepts_the_bundled_catalogs() {
+    for dir in ["schema/tatara", "schema/maetra"] {
+        let o = run(&["check", "--catalog", dir]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let o = run(&["check", "--catalog", "no/such/folder"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no/such/folder: no such catalog folder"));
+}
