@@ -1,5 +1,7 @@
 //! The bundled catalogs, `tatara` and `maetra`, expanded by `catalog!` at compile time.
 
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
+
 /// tatara: 21 tools gated by 7 agent profiles (`TATARA_TOOL_PROFILE`).
 pub mod tatara {
     toolgate_macros::catalog!("../schema/tatara");

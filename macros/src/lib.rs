@@ -3,6 +3,8 @@
 //! The macro is a thin shell: it finds the folder, asks `toolgate-schema` to load and check
 //! it, and returns the tokens of the generator, or every catalog error at once.
 
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
+
 use proc_macro::TokenStream;
 
 /// Expands the catalog folder at the given path, relative to the invoking crate's

@@ -16,6 +16,8 @@
 //! }
 //! ```
 
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
+
 pub mod diag;
 pub mod files;
 pub mod json;
