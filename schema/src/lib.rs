@@ -19,6 +19,7 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod diag;
+pub mod diff;
 pub mod files;
 pub mod json;
 pub mod load;

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod catalog_cmds;
+mod diff_cmd;
 mod source;
 
 pub use source::{CatalogArg, SurfaceSource};
@@ -47,6 +48,8 @@ enum Command {
     Manifest(catalog_cmds::ManifestArgs),
     /// Check a catalog folder; print every error at once.
     Check(catalog_cmds::CheckArgs),
+    /// Compare two surfaces: every change, its rule and the version bump it requires.
+    Diff(diff_cmd::DiffArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -62,6 +65,7 @@ pub fn main() -> ExitCode {
         Command::ToolsList(args) => catalog_cmds::tools_list(&args),
         Command::Manifest(args) => catalog_cmds::manifest(&args),
         Command::Check(args) => catalog_cmds::check(&args),
+        Command::Diff(args) => diff_cmd::run(&args),
     };
     ExitCode::from(code)
 }

@@ -1,0 +1,138 @@
+//! `toolgate diff OLD NEW`: how a surface change breaks its consumers.
+
+use std::path::Path;
+
+use clap::{Args, ValueEnum};
+use toolgate_schema::Surface;
+use toolgate_schema::diff::{Bump, diff, to_human, to_json, to_markdown};
+use toolgate_schema::json::to_pretty;
+
+use super::{CatalogArg, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, SurfaceSource, print_stdout};
+
+/// Output formats of `toolgate diff`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum DiffFormat {
+    /// One line per change, grouped by bump.
+    Human,
+    /// `{"bump": ..., "changes": [...], "skipped": [...]}`.
+    Json,
+    /// Tables for a release note.
+    Markdown,
+}
+
+/// A declared bump.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Declared {
+    /// Breaking changes allowed.
+    Major,
+    /// Additions only.
+    Minor,
+    /// Text only.
+    Patch,
+}
+
+/// Arguments of `toolgate diff`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Each side is a bundled catalog's name (tatara, maetra), a catalog folder, a toolgate manifest or a tatara-format manifest (names and enums only: the diff says which checks it could not make).
+
+Examples:
+  toolgate diff old-manifest.json schema/tatara
+  toolgate diff release-1.2/schema/tatara schema/tatara --format markdown >> CHANGELOG.md
+  toolgate diff old.json schema/tatara --declared minor   # exit 1 if the change needs major
+
+Run `toolgate diff --rules` for every rule and the bump it requires.
+Exit codes: 0 done (and, with --declared, the declared bump is enough), 1 the declared bump is too small, 2 a side could not be read."
+)]
+pub struct DiffArgs {
+    /// The surface before.
+    #[arg(value_name = "OLD", required_unless_present = "rules")]
+    old: Option<String>,
+    /// The surface after.
+    #[arg(value_name = "NEW", required_unless_present = "rules")]
+    new: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    format: DiffFormat,
+    /// The bump the release declares; exit 1 when the change requires more.
+    #[arg(long, value_enum)]
+    declared: Option<Declared>,
+    /// List every rule with the bump it requires, and exit.
+    #[arg(long)]
+    rules: bool,
+}
+
+/// Reads one side: a folder is a catalog, a file a manifest, else a bundled catalog's name.
+fn side(value: &str) -> SurfaceSource {
+    let path = Path::new(value);
+    if path.is_dir() {
+        SurfaceSource::Catalog(CatalogArg::Dir(path.to_path_buf()))
+    } else if path.exists() {
+        SurfaceSource::Manifest(path.to_path_buf())
+    } else {
+        match CatalogArg::parse(value) {
+            c @ CatalogArg::Bundled(_) => SurfaceSource::Catalog(c),
+            CatalogArg::Dir(d) => SurfaceSource::Manifest(d),
+        }
+    }
+}
+
+fn load(which: &str, value: &str) -> Result<Surface, u8> {
+    if !Path::new(value).exists() && !matches!(CatalogArg::parse(value), CatalogArg::Bundled(_)) {
+        eprintln!("error: {which} side `{value}`: no such file, folder or bundled catalog");
+        return Err(EXIT_ERROR);
+    }
+    side(value).load().map_err(|e| {
+        eprintln!("{e}");
+        eprintln!("error: the {which} side could not be read");
+        EXIT_ERROR
+    })
+}
+
+/// `toolgate diff`
+pub fn run(args: &DiffArgs) -> u8 {
+    if args.rules {
+        let mut text = String::new();
+        for (name, bump, what) in toolgate_schema::diff::RULES {
+            text.push_str(&format!("{name:<34} {bump:<6} {what}\n"));
+        }
+        return print_stdout(&text);
+    }
+    let (Some(old), Some(new)) = (&args.old, &args.new) else {
+        eprintln!("error: give OLD and NEW");
+        return EXIT_ERROR;
+    };
+    let old = match load("OLD", old) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let new = match load("NEW", new) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let d = diff(&old, &new);
+    let text = match args.format {
+        DiffFormat::Human => to_human(&d),
+        DiffFormat::Json => to_pretty(&to_json(&d)),
+        DiffFormat::Markdown => to_markdown(&d),
+    };
+    let code = print_stdout(&text);
+    if code != EXIT_OK {
+        return code;
+    }
+    if let Some(declared) = args.declared {
+        let declared = match declared {
+            Declared::Major => Bump::Major,
+            Declared::Minor => Bump::Minor,
+            Declared::Patch => Bump::Patch,
+        };
+        if d.bump > declared {
+            eprintln!(
+                "error: the change requires a {} bump, but {} was declared",
+                d.bump, declared
+            );
+            return EXIT_FINDINGS;
+        }
+    }
+    EXIT_OK
+}
