@@ -162,6 +162,10 @@ pub fn load_dir(dir: &Path) -> Result<Catalog, Errors> {
 /// (the proc-macro shows paths relative to the crate, never the machine's absolute path).
 pub fn load_dir_as(dir: &Path, display: &Path) -> Result<Catalog, Errors> {
     let (sources, mut read_errors) = read_dir_sources(dir, display);
+    if sources.is_empty() && !read_errors.is_empty() {
+        // Not a readable folder at all: its missing parts are not further errors.
+        return Err(Errors(read_errors).sorted());
+    }
     match load_sources(display, sources) {
         Ok(catalog) if read_errors.is_empty() => Ok(catalog),
         Ok(_) => Err(Errors(read_errors).sorted()),
@@ -291,28 +295,30 @@ pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(
         cx.file(&source.path, None, format!("is empty; expected {what}"));
         return None;
     }
-    let first = source.text.trim_start().chars().next();
-    if first != Some('{')
-        && let Ok(other) = serde_json::from_str::<crate::json::Value>(&source.text)
-    {
-        let at = source.text.len() - source.text.trim_start().len();
+    // Name the kind of a top-level non-object from its first character: serde would
+    // otherwise try to read a struct from it and complain about its first element.
+    let at = source.text.len() - source.text.trim_start().len();
+    let found = match source.text[at..].chars().next() {
+        Some('[') => Some("an array"),
+        Some('"') => Some("a string"),
+        Some('t' | 'f') => Some("a boolean"),
+        Some('n') => Some("null"),
+        Some('-' | '0'..='9') => Some("a number"),
+        _ => None,
+    };
+    if let Some(found) = found {
         cx.file(
             &source.path,
             Some(Position::of_offset(&source.text, at)),
-            format!(
-                "not {what}: expected a JSON object, found {}",
-                other.type_name()
-            ),
+            format!("not {what}: expected a JSON object, found {found}"),
         );
         return None;
     }
     match serde_json::from_str::<T>(&source.text) {
         Ok(v) => Some(v),
         Err(e) => {
-            let position = (e.line() > 0).then(|| Position {
-                line: e.line(),
-                column: e.column().max(1),
-            });
+            let position =
+                (e.line() > 0).then(|| serde_position(&source.text, e.line(), e.column()));
             let full = e.to_string();
             let message = match full.rfind(" at line ") {
                 Some(i) => &full[..i],
@@ -326,6 +332,26 @@ pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(
             None
         }
     }
+}
+
+/// Converts serde_json's line and byte column into a [`Position`] (columns in characters),
+/// moved forward over whitespace so that it points at the value serde was reading.
+fn serde_position(text: &str, line: usize, column: usize) -> Position {
+    let line_start = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>();
+    let mut offset = (line_start + column.saturating_sub(1)).min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let rest = &text[offset..];
+    let skipped = rest.len() - rest.trim_start().len();
+    if skipped < rest.len() {
+        offset += skipped;
+    }
+    Position::of_offset(text, offset)
 }
 
 struct ParsedTool {

@@ -308,6 +308,7 @@ pub struct SchemaParser<'a> {
     /// Where errors go.
     pub cx: &'a mut Ctxt,
     stack: Vec<Pointer>,
+    cycles: BTreeSet<Vec<Pointer>>,
 }
 
 const ANY_KEYS: &[&str] = &[
@@ -343,6 +344,7 @@ impl<'a> SchemaParser<'a> {
             document_at,
             cx,
             stack: Vec::new(),
+            cycles: BTreeSet::new(),
         }
     }
 
@@ -552,15 +554,24 @@ impl<'a> SchemaParser<'a> {
         let mut target_at = self.document_at.clone();
         target_at.0.extend(target.0.iter().cloned());
         if let Some(start) = self.stack.iter().position(|p| *p == target_at) {
-            let cycle: Vec<String> = self.stack[start..]
+            // Report each cycle once, from its smallest member, whichever member the walk
+            // entered it by.
+            let mut members: Vec<Pointer> = self.stack[start..].to_vec();
+            let first = members
                 .iter()
-                .chain(std::iter::once(&target_at))
-                .map(|p| format!("#{}", strip_prefix(p, &self.document_at)))
-                .collect();
-            self.err(
-                &at.key("$ref"),
-                format!("`$ref` cycle: {}", cycle.join(" -> ")),
-            );
+                .enumerate()
+                .min_by(|a, b| a.1.cmp(b.1))
+                .map_or(0, |(i, _)| i);
+            members.rotate_left(first);
+            if self.cycles.insert(members.clone()) {
+                let names: Vec<String> = members
+                    .iter()
+                    .chain(members.first())
+                    .map(|p| format!("#{}", strip_prefix(p, &self.document_at)))
+                    .collect();
+                let at = members[0].key("$ref");
+                self.err(&at, format!("`$ref` cycle: {}", names.join(" -> ")));
+            }
             return None;
         }
         self.stack.push(target_at.clone());

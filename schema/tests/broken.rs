@@ -122,8 +122,8 @@ fn wrong_shapes_are_named() {
     assert_eq!(
         lines,
         [
-            "c/profiles.json:1:1: not a profile matrix: expected a JSON object, found array",
-            "c/tools/a.json:1:1: not a tool file: expected a JSON object, found array",
+            "c/profiles.json:1:1: not a profile matrix: expected a JSON object, found an array",
+            "c/tools/a.json:1:1: not a tool file: expected a JSON object, found an array",
             "c/tools/b.json: is empty; expected a tool file",
             "c/tools/c.json:1:24: not a tool file: invalid type: integer `3`, expected a string",
         ]
