@@ -1,0 +1,839 @@
+//! The argument list of a tool call, parsed: `(repo, op="stats", limit=10)`.
+//!
+//! A pure function over the file's text: [`parse_args`] starts after a call's `(` and stops at
+//! the matching `)`, at the end of the Markdown region the call sits in (a code span, a fenced
+//! block, a table cell, a paragraph), or at a fixed budget of bytes and nesting, whichever
+//! comes first. Every value keeps its exact byte span, so a finding can point at it and
+//! `lint --fix` can rewrite it.
+//!
+//! What it reads: `field=value` pairs; positional arguments (`repo`, `community?`); `...`;
+//! double- and single-quoted strings with backslash escapes, spanning lines; numbers;
+//! booleans and null in JSON, Python and YAML spelling; `"a"|"b"` alternatives (and `\|` in a
+//! Markdown table, where a bare `|` would end the cell); unquoted placeholders (`<opaque_id>`);
+//! nested `[...]`, `{...}` and `(...)`; `#` and `//` comments in code blocks. Anything else is
+//! an expression: skipped up to the next top-level `,` or `)`, never checked.
+
+use crate::text::Span;
+
+/// How to read an argument list.
+#[derive(Clone, Copy, Debug)]
+pub struct ParseOptions {
+    /// The call is in a Markdown table cell: `\|` separates alternatives.
+    pub table: bool,
+    /// The call is in a code block: `#` and `//` after white space start a comment.
+    pub comments: bool,
+    /// The most bytes an argument list may take, from its `(`.
+    pub max_len: usize,
+    /// The deepest nesting of brackets inside it.
+    pub max_depth: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            table: false,
+            comments: false,
+            max_len: 16 * 1024,
+            max_depth: 32,
+        }
+    }
+}
+
+/// How parsing an argument list ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// At the matching `)`.
+    Closed,
+    /// The region (code span, block, cell, paragraph) or the text ended first.
+    Truncated,
+    /// The byte budget ran out first.
+    TooLong,
+    /// Brackets nested deeper than the budget.
+    TooDeep,
+}
+
+/// A parsed argument list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Args {
+    /// The arguments read, in order (those complete before an early end, too).
+    pub items: Vec<Arg>,
+    /// The offset of the closing `)`, when there is one.
+    pub close: Option<usize>,
+    /// How it ended.
+    pub outcome: Outcome,
+}
+
+impl Args {
+    /// The `field=value` pairs.
+    pub fn pairs(&self) -> impl Iterator<Item = (Span, &Value)> {
+        self.items.iter().filter_map(|a| match &a.kind {
+            ArgKind::Pair { name, value } => Some((*name, value)),
+            _ => None,
+        })
+    }
+}
+
+/// One argument.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arg {
+    /// The whole argument.
+    pub span: Span,
+    /// What it is.
+    pub kind: ArgKind,
+}
+
+/// The kinds of argument.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArgKind {
+    /// `name=value`
+    Pair {
+        /// The field name.
+        name: Span,
+        /// The value.
+        value: Value,
+    },
+    /// `...` (or `…`) standing for more arguments.
+    Ellipsis,
+    /// A value without a name: `repo`, `"text"`, `community?`.
+    Positional(Value),
+}
+
+/// A value, with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Value {
+    /// The value as written (quotes included).
+    pub span: Span,
+    /// What it is.
+    pub kind: ValueKind,
+}
+
+/// The kinds of value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ValueKind {
+    /// A quoted string.
+    Str {
+        /// `"` or `'`.
+        quote: u8,
+        /// The text between the quotes, as written.
+        content: Span,
+        /// Whether the content holds a backslash (so it must be unescaped to be read).
+        escapes: bool,
+    },
+    /// A number.
+    Number {
+        /// Whether it has no fraction or exponent.
+        integer: bool,
+    },
+    /// `true`/`false` (any of JSON, Python, YAML spellings).
+    Bool(bool),
+    /// `null`, `None`, `nil`.
+    Null,
+    /// `<...>`, `...` or `…`: stands for a value the reader fills in.
+    Placeholder,
+    /// `[...]`, not looked into.
+    Array,
+    /// `{...}`, not looked into.
+    Object,
+    /// A bare word such as `comments` or `repo`: a variable as far as the lint knows.
+    Bare,
+    /// Anything else: an expression, never checked.
+    Expr,
+    /// `"a"|"b"`: each alternative is a value of its own.
+    Alternatives(Vec<Value>),
+}
+
+impl Value {
+    /// The string a `Str` value stands for (escapes resolved), else `None`.
+    pub fn string<'t>(&self, text: &'t str) -> Option<std::borrow::Cow<'t, str>> {
+        let ValueKind::Str {
+            content, escapes, ..
+        } = &self.kind
+        else {
+            return None;
+        };
+        let raw = content.of(text);
+        if !*escapes {
+            return Some(std::borrow::Cow::Borrowed(raw));
+        }
+        let mut out = String::with_capacity(raw.len());
+        let mut chars = raw.chars();
+        while let Some(c) = chars.next() {
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(other) => out.push(other),
+                None => out.push('\\'),
+            }
+        }
+        Some(std::borrow::Cow::Owned(out))
+    }
+
+    /// Whether the value only stands for one: `<...>`, `...`, or a string that is exactly
+    /// `...` or `<...>`.
+    pub fn is_placeholder(&self, text: &str) -> bool {
+        match &self.kind {
+            ValueKind::Placeholder => true,
+            ValueKind::Str { .. } => self.string(text).is_some_and(|s| is_placeholder_text(&s)),
+            _ => false,
+        }
+    }
+}
+
+/// Whether a string's content is a placeholder: `...`, `…`, or `<anything>`.
+pub fn is_placeholder_text(s: &str) -> bool {
+    let s = s.trim();
+    s.is_empty()
+        || s == "..."
+        || s == "…"
+        || (s.len() >= 2 && s.starts_with('<') && s.ends_with('>'))
+}
+
+/// Whether `b` may be part of a name (tool, field, bare word).
+pub fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+/// Whether `b` may start a name.
+pub fn is_name_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_'
+}
+
+/// The end of the name starting at `at` (a `-` only inside, before a name byte).
+pub fn name_end(bytes: &[u8], at: usize, bound: usize) -> usize {
+    let mut i = at;
+    while i < bound {
+        let b = bytes[i];
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            i += 1;
+        } else if b == b'-'
+            && i + 1 < bound
+            && (bytes[i + 1].is_ascii_alphanumeric() || bytes[i + 1] == b'_')
+        {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    i
+}
+
+/// Parses the argument list whose `(` is at byte `open` of `text`, reading no further than
+/// `bound`.
+pub fn parse_args(text: &str, open: usize, bound: usize, opts: ParseOptions) -> Args {
+    let hard = open.saturating_add(1).saturating_add(opts.max_len);
+    let bound = bound.min(text.len()).min(hard);
+    let mut p = Parser {
+        b: text.as_bytes(),
+        pos: open + 1,
+        bound,
+        len_limited: bound == hard && hard < text.len(),
+        opts,
+    };
+    let mut items = Vec::new();
+    let outcome = loop {
+        if let Err(o) = p.skip_ws() {
+            break o;
+        }
+        match p.peek() {
+            None => break p.end_outcome(),
+            Some(b')') => {
+                return Args {
+                    items,
+                    close: Some(p.pos),
+                    outcome: Outcome::Closed,
+                };
+            }
+            Some(b',') => {
+                // An empty argument (`f(,)`); skip it.
+                p.pos += 1;
+                continue;
+            }
+            Some(_) => {}
+        }
+        match p.arg() {
+            Ok(arg) => items.push(arg),
+            Err(o) => break o,
+        }
+        if let Err(o) = p.skip_ws() {
+            break o;
+        }
+        match p.peek() {
+            Some(b',') => p.pos += 1,
+            Some(b')') => {}
+            None => break p.end_outcome(),
+            Some(_) => {
+                // Something the value reader did not take: skip it as an expression.
+                if let Err(o) = p.skip_expr() {
+                    break o;
+                }
+            }
+        }
+    };
+    Args {
+        items,
+        close: None,
+        outcome,
+    }
+}
+
+/// Parses `s` as an argument list written `(...)` (for tests and fuzzing): `s` must start
+/// with `(`.
+pub fn parse_standalone(s: &str) -> Args {
+    parse_args(s, 0, s.len(), ParseOptions::default())
+}
+
+struct Parser<'a> {
+    b: &'a [u8],
+    pos: usize,
+    bound: usize,
+    len_limited: bool,
+    opts: ParseOptions,
+}
+
+type Step<T> = Result<T, Outcome>;
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<u8> {
+        if self.pos < self.bound {
+            Some(self.b[self.pos])
+        } else {
+            None
+        }
+    }
+
+    fn peek_at(&self, i: usize) -> Option<u8> {
+        let at = self.pos + i;
+        if at < self.bound {
+            Some(self.b[at])
+        } else {
+            None
+        }
+    }
+
+    fn end_outcome(&self) -> Outcome {
+        if self.len_limited {
+            Outcome::TooLong
+        } else {
+            Outcome::Truncated
+        }
+    }
+
+    fn starts_with(&self, s: &[u8]) -> bool {
+        self.pos + s.len() <= self.bound && &self.b[self.pos..self.pos + s.len()] == s
+    }
+
+    /// Skips white space and, in code, comments.
+    fn skip_ws(&mut self) -> Step<()> {
+        while let Some(c) = self.peek() {
+            match c {
+                b' ' | b'\t' | b'\n' | b'\r' => self.pos += 1,
+                b'#' | b'/' if self.opts.comments && self.comment_here() => {
+                    while let Some(c) = self.peek() {
+                        if c == b'\n' {
+                            break;
+                        }
+                        self.pos += 1;
+                    }
+                }
+                _ => break,
+            }
+        }
+        Ok(())
+    }
+
+    fn comment_here(&self) -> bool {
+        let after_space = self.pos == 0 || matches!(self.b[self.pos - 1], b' ' | b'\t' | b'\n');
+        if !after_space {
+            return false;
+        }
+        match self.b[self.pos] {
+            b'#' => true,
+            b'/' => self.peek_at(1) == Some(b'/'),
+            _ => false,
+        }
+    }
+
+    fn ellipsis_len(&self) -> usize {
+        if self.starts_with(b"...") {
+            3
+        } else if self.starts_with("…".as_bytes()) {
+            "…".len()
+        } else {
+            0
+        }
+    }
+
+    fn arg(&mut self) -> Step<Arg> {
+        let start = self.pos;
+        let dots = self.ellipsis_len();
+        if dots > 0 {
+            let after = self.pos + dots;
+            let next = if after < self.bound {
+                Some(self.b[after])
+            } else {
+                None
+            };
+            if matches!(next, None | Some(b',' | b')' | b' ' | b'\t' | b'\n' | b'\r')) {
+                self.pos = after;
+                return Ok(Arg {
+                    span: Span::new(start, after),
+                    kind: ArgKind::Ellipsis,
+                });
+            }
+        }
+        if self.peek().is_some_and(is_name_start) {
+            let name_stop = name_end(self.b, self.pos, self.bound);
+            let save = self.pos;
+            self.pos = name_stop;
+            while matches!(self.peek(), Some(b' ' | b'\t')) {
+                self.pos += 1;
+            }
+            if self.peek() == Some(b'=') && self.peek_at(1) != Some(b'=') {
+                self.pos += 1;
+                self.skip_ws()?;
+                if matches!(self.peek(), None | Some(b',' | b')')) {
+                    // `name=` with nothing after it: an incomplete pair, not checked.
+                    let value = Value {
+                        span: Span::new(self.pos, self.pos),
+                        kind: ValueKind::Expr,
+                    };
+                    return Ok(Arg {
+                        span: Span::new(start, self.pos),
+                        kind: ArgKind::Positional(value),
+                    });
+                }
+                let value = self.value()?;
+                return Ok(Arg {
+                    span: Span::new(start, value.span.end),
+                    kind: ArgKind::Pair {
+                        name: Span::new(save, name_stop),
+                        value,
+                    },
+                });
+            }
+            self.pos = save;
+        }
+        let value = self.value()?;
+        Ok(Arg {
+            span: Span::new(start, value.span.end),
+            kind: ArgKind::Positional(value),
+        })
+    }
+
+    /// Whether an alternatives separator (`|`, or `\|` in a table) follows white space.
+    fn alternative_bar(&self) -> Option<usize> {
+        let mut i = self.pos;
+        while i < self.bound && matches!(self.b[i], b' ' | b'\t' | b'\n' | b'\r') {
+            i += 1;
+        }
+        if i < self.bound && self.b[i] == b'|' && self.b.get(i + 1) != Some(&b'|') {
+            return Some(i + 1);
+        }
+        if self.opts.table && i + 1 < self.bound && self.b[i] == b'\\' && self.b[i + 1] == b'|' {
+            return Some(i + 2);
+        }
+        None
+    }
+
+    fn value(&mut self) -> Step<Value> {
+        let start = self.pos;
+        let first = self.alt()?;
+        let mut value = first;
+        if let Some(after) = self.alternative_bar() {
+            let mut alts = vec![value];
+            let mut next = Some(after);
+            while let Some(after) = next {
+                self.pos = after;
+                self.skip_ws()?;
+                if self.peek().is_none() {
+                    return Err(self.end_outcome());
+                }
+                alts.push(self.alt()?);
+                next = self.alternative_bar();
+            }
+            let end = alts.last().map_or(self.pos, |v| v.span.end);
+            value = Value {
+                span: Span::new(start, end),
+                kind: ValueKind::Alternatives(alts),
+            };
+        }
+        // Anything but `,` or `)` next makes the value part of a larger expression.
+        let save = self.pos;
+        self.skip_ws()?;
+        match self.peek() {
+            Some(b',' | b')') | None => {
+                self.pos = save;
+                Ok(value)
+            }
+            Some(_) => {
+                self.skip_expr()?;
+                let mut end = self.pos;
+                while end > start && matches!(self.b[end - 1], b' ' | b'\t' | b'\n' | b'\r') {
+                    end -= 1;
+                }
+                Ok(Value {
+                    span: Span::new(start, end),
+                    kind: ValueKind::Expr,
+                })
+            }
+        }
+    }
+
+    /// One value without alternatives.
+    fn alt(&mut self) -> Step<Value> {
+        let start = self.pos;
+        let Some(c) = self.peek() else {
+            return Err(self.end_outcome());
+        };
+        let kind = match c {
+            b'"' | b'\'' => return self.string(c),
+            b'<' => {
+                let mut i = self.pos + 1;
+                while i < self.bound && i - self.pos <= 120 && !matches!(self.b[i], b'<' | b'>' | b'\n') {
+                    i += 1;
+                }
+                if i < self.bound && self.b[i] == b'>' && i > self.pos + 1 {
+                    self.pos = i + 1;
+                    ValueKind::Placeholder
+                } else {
+                    self.skip_expr()?;
+                    ValueKind::Expr
+                }
+            }
+            b'[' => {
+                self.nested()?;
+                ValueKind::Array
+            }
+            b'{' => {
+                self.nested()?;
+                ValueKind::Object
+            }
+            b'(' => {
+                self.nested()?;
+                ValueKind::Expr
+            }
+            _ if self.ellipsis_len() > 0 => {
+                self.pos += self.ellipsis_len();
+                ValueKind::Placeholder
+            }
+            b'0'..=b'9' | b'-' | b'+' | b'.' => match self.number() {
+                Some(kind) => kind,
+                None => {
+                    self.skip_expr()?;
+                    ValueKind::Expr
+                }
+            },
+            _ if is_name_start(c) => {
+                let end = name_end(self.b, self.pos, self.bound);
+                let word = &self.b[self.pos..end];
+                self.pos = end;
+                if self.peek() == Some(b'(') {
+                    self.nested()?;
+                    ValueKind::Expr
+                } else {
+                    match word {
+                        b"true" | b"True" | b"TRUE" => ValueKind::Bool(true),
+                        b"false" | b"False" | b"FALSE" => ValueKind::Bool(false),
+                        b"null" | b"None" | b"nil" | b"NULL" => ValueKind::Null,
+                        _ => ValueKind::Bare,
+                    }
+                }
+            }
+            _ => {
+                self.skip_expr()?;
+                ValueKind::Expr
+            }
+        };
+        Ok(Value {
+            span: Span::new(start, self.pos),
+            kind,
+        })
+    }
+
+    fn number(&mut self) -> Option<ValueKind> {
+        let b = self.b;
+        let mut i = self.pos;
+        if i < self.bound && matches!(b[i], b'-' | b'+') {
+            i += 1;
+        }
+        let digits_start = i;
+        while i < self.bound && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let mut integer = true;
+        if i < self.bound && b[i] == b'.' && i + 1 < self.bound && b[i + 1].is_ascii_digit() {
+            integer = false;
+            i += 1;
+            while i < self.bound && b[i].is_ascii_digit() {
+                i += 1;
+            }
+        }
+        if i == digits_start {
+            return None;
+        }
+        if i < self.bound && matches!(b[i], b'e' | b'E') {
+            let mut j = i + 1;
+            if j < self.bound && matches!(b[j], b'-' | b'+') {
+                j += 1;
+            }
+            let exp_start = j;
+            while j < self.bound && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            if j > exp_start {
+                integer = false;
+                i = j;
+            }
+        }
+        if i < self.bound && (is_name_byte(b[i]) || b[i] == b'.') {
+            return None;
+        }
+        self.pos = i;
+        Some(ValueKind::Number { integer })
+    }
+
+    fn string(&mut self, quote: u8) -> Step<Value> {
+        let start = self.pos;
+        let mut i = self.pos + 1;
+        let mut escapes = false;
+        while i < self.bound {
+            let c = self.b[i];
+            if c == b'\\' {
+                escapes = true;
+                i += 2;
+                continue;
+            }
+            if c == quote {
+                self.pos = i + 1;
+                return Ok(Value {
+                    span: Span::new(start, i + 1),
+                    kind: ValueKind::Str {
+                        quote,
+                        content: Span::new(start + 1, i),
+                        escapes,
+                    },
+                });
+            }
+            i += 1;
+        }
+        self.pos = self.bound;
+        Err(self.end_outcome())
+    }
+
+    /// Skips a bracketed group starting at the current byte (any of `([{`), nesting counted
+    /// for every kind together.
+    fn nested(&mut self) -> Step<()> {
+        let mut depth = 0usize;
+        while let Some(c) = self.peek() {
+            match c {
+                b'(' | b'[' | b'{' => {
+                    depth += 1;
+                    if depth > self.opts.max_depth {
+                        return Err(Outcome::TooDeep);
+                    }
+                    self.pos += 1;
+                }
+                b')' | b']' | b'}' => {
+                    self.pos += 1;
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return Ok(());
+                    }
+                }
+                b'"' | b'\'' => {
+                    // An apostrophe inside a word (`don't`) is not a quote.
+                    let in_word = c == b'\''
+                        && self.pos > 0
+                        && self.b[self.pos - 1].is_ascii_alphanumeric();
+                    if in_word {
+                        self.pos += 1;
+                    } else {
+                        self.string(c)?;
+                    }
+                }
+                b'#' | b'/' if self.opts.comments && self.comment_here() => self.skip_ws()?,
+                _ => self.pos += 1,
+            }
+        }
+        Err(self.end_outcome())
+    }
+
+    /// Skips an expression up to the next top-level `,` or `)`.
+    fn skip_expr(&mut self) -> Step<()> {
+        while let Some(c) = self.peek() {
+            match c {
+                b',' | b')' => return Ok(()),
+                b'(' | b'[' | b'{' => self.nested()?,
+                b'"' | b'\'' => {
+                    let in_word = c == b'\''
+                        && self.pos > 0
+                        && self.b[self.pos - 1].is_ascii_alphanumeric();
+                    if in_word {
+                        self.pos += 1;
+                    } else {
+                        self.string(c)?;
+                    }
+                }
+                b'#' | b'/' if self.opts.comments && self.comment_here() => self.skip_ws()?,
+                _ => self.pos += 1,
+            }
+        }
+        Err(self.end_outcome())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(s: &str) -> Vec<String> {
+        let a = parse_standalone(s);
+        a.items
+            .iter()
+            .map(|arg| match &arg.kind {
+                ArgKind::Pair { name, value } => {
+                    format!("{}={}", name.of(s), describe(s, value))
+                }
+                ArgKind::Ellipsis => "...".to_string(),
+                ArgKind::Positional(v) => format!("_{}", describe(s, v)),
+            })
+            .collect()
+    }
+
+    fn describe(s: &str, v: &Value) -> String {
+        match &v.kind {
+            ValueKind::Str { .. } => format!("str({})", v.string(s).unwrap_or_default()),
+            ValueKind::Number { integer } => format!("num({},{integer})", v.span.of(s)),
+            ValueKind::Bool(b) => format!("bool({b})"),
+            ValueKind::Null => "null".into(),
+            ValueKind::Placeholder => format!("ph({})", v.span.of(s)),
+            ValueKind::Array => format!("array({})", v.span.of(s)),
+            ValueKind::Object => format!("object({})", v.span.of(s)),
+            ValueKind::Bare => format!("bare({})", v.span.of(s)),
+            ValueKind::Expr => format!("expr({})", v.span.of(s)),
+            ValueKind::Alternatives(alts) => {
+                let parts: Vec<String> = alts.iter().map(|a| describe(s, a)).collect();
+                format!("alt[{}]", parts.join(","))
+            }
+        }
+    }
+
+    #[test]
+    fn pairs_positional_and_literals() {
+        assert_eq!(
+            kinds(r#"(repo, op="stats", limit=10, deep=true, ratio=-1.5e3, x=None)"#),
+            [
+                "_bare(repo)",
+                "op=str(stats)",
+                "limit=num(10,true)",
+                "deep=bool(true)",
+                "ratio=num(-1.5e3,false)",
+                "x=null"
+            ]
+        );
+        assert_eq!(
+            kinds("(action='skip', reason=\"say \\\"no\\\"\")"),
+            ["action=str(skip)", "reason=str(say \"no\")"]
+        );
+        assert_eq!(parse_standalone("()").outcome, Outcome::Closed);
+        assert_eq!(parse_standalone("(  )").items, vec![]);
+    }
+
+    #[test]
+    fn alternatives_placeholders_and_nesting() {
+        assert_eq!(
+            kinds(r#"(action="approve"|"merge" | 'x', id=<opaque_id>, body=..., rest)"#),
+            [
+                "action=alt[str(approve),str(merge),str(x)]",
+                "id=ph(<opaque_id>)",
+                "body=ph(...)",
+                "_bare(rest)"
+            ]
+        );
+        assert_eq!(
+            kinds(r#"(proposals=[{repo, title, "k": (1)}, ...], patch={"a": ["b"]}, ...)"#),
+            [
+                r#"proposals=array([{repo, title, "k": (1)}, ...])"#,
+                r#"patch=object({"a": ["b"]})"#,
+                "..."
+            ]
+        );
+        // In a table, `\|` separates alternatives.
+        let s = r#"(action="implement"\|"close")"#;
+        let a = parse_args(
+            s,
+            0,
+            s.len(),
+            ParseOptions {
+                table: true,
+                ..ParseOptions::default()
+            },
+        );
+        assert!(matches!(
+            &a.items[0].kind,
+            ArgKind::Pair { value: Value { kind: ValueKind::Alternatives(v), .. }, .. } if v.len() == 2
+        ));
+    }
+
+    #[test]
+    fn multi_line_calls_with_comments() {
+        let s = "(\n  op=\"create\",\n  # a comment, with \"quotes\"\n  properties={\"note\": \"...\"}  # optional\n)";
+        let a = parse_args(
+            s,
+            0,
+            s.len(),
+            ParseOptions {
+                comments: true,
+                ..ParseOptions::default()
+            },
+        );
+        assert_eq!(a.outcome, Outcome::Closed);
+        let names: Vec<&str> = a.pairs().map(|(n, _)| n.of(s)).collect();
+        assert_eq!(names, ["op", "properties"]);
+    }
+
+    #[test]
+    fn expressions_are_not_values() {
+        assert_eq!(
+            kinds(r#"("ci=" + x, n = i == 0, f(a=1), community?)"#),
+            [
+                r#"_expr("ci=" + x)"#,
+                "n=expr(i == 0)",
+                "_expr(f(a=1))",
+                "_expr(community?)"
+            ]
+        );
+        assert_eq!(kinds("(let i = 0; i < 3; i++)"), ["_expr(let i = 0; i < 3; i++)"]);
+    }
+
+    #[test]
+    fn spans_are_exact() {
+        let s = r#"(a="x", b=12)"#;
+        let a = parse_standalone(s);
+        let (name, value) = a.pairs().nth(1).unwrap();
+        assert_eq!(name.of(s), "b");
+        assert_eq!(value.span.of(s), "12");
+        let ValueKind::Str { content, .. } = a.pairs().next().unwrap().1.kind else {
+            panic!()
+        };
+        assert_eq!(content.of(s), "x");
+        assert_eq!(a.close, Some(s.len() - 1));
+    }
+
+    #[test]
+    fn bounded_on_hostile_input() {
+        let s = format!("({}", "(".repeat(200_000));
+        let t = std::time::Instant::now();
+        let a = parse_standalone(&s);
+        assert_eq!(a.outcome, Outcome::TooDeep);
+        let s = format!("({}", "\"".repeat(100_001));
+        let a = parse_standalone(&s);
+        assert!(matches!(a.outcome, Outcome::TooLong | Outcome::Truncated));
+        assert!(t.elapsed().as_millis() < 500);
+        assert_eq!(parse_standalone("(a=\"open").outcome, Outcome::Truncated);
+    }
+}

@@ -1,0 +1,456 @@
+//! Checking one call against the surface, for the profiles of the skill it is written in.
+//!
+//! A skill may serve several profiles; a call is wrong for it only when none of them can make
+//! it. So a call first passes when one of the skill's profiles accepts all of its pairs. When
+//! none does, each pair (each alternative of `"a"|"b"`) is looked at on its own to say why:
+//! the field is unknown, the value is not in the enum, the literal has the wrong type, or it
+//! is only valid for another profile.
+
+use std::collections::HashMap;
+
+use toolgate_schema::model::{Additional, Kind, Schema};
+use toolgate_schema::suggest::closest;
+use toolgate_schema::{Entry, Origin, Surface, SurfaceTool};
+
+use crate::args::{Args, Value, ValueKind};
+use crate::finding::Edit;
+use crate::rules::{self, Rule};
+use crate::text::Span;
+
+/// What a name before `(` is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameKind<'s> {
+    /// A tool of the surface.
+    Known,
+    /// A name a tool of the surface had before (declared in the catalog).
+    Former(&'s str),
+    /// Anything else.
+    Unknown,
+}
+
+/// The profiles a skill is checked against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkillProfiles {
+    /// The profiles, when the skill names some the surface knows.
+    pub names: Vec<String>,
+    /// Whether the skill serves every profile (then `names` is empty).
+    pub all: bool,
+}
+
+impl SkillProfiles {
+    /// Every profile.
+    pub fn all() -> SkillProfiles {
+        SkillProfiles {
+            names: Vec::new(),
+            all: true,
+        }
+    }
+}
+
+/// A problem with a call, before it is placed in a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The rule.
+    pub rule: Rule,
+    /// The token at fault.
+    pub span: Span,
+    /// The message.
+    pub message: String,
+    /// The tool.
+    pub tool: Option<String>,
+    /// The field.
+    pub field: Option<String>,
+    /// The value.
+    pub value: Option<String>,
+    /// A suggestion.
+    pub suggestion: Option<String>,
+    /// A rewrite declared by the catalog.
+    pub fix: Option<Edit>,
+}
+
+/// The surface, indexed for the lint.
+#[derive(Debug)]
+pub struct Checker<'s> {
+    /// The surface.
+    pub surface: &'s Surface,
+    former_tools: HashMap<&'s str, &'s str>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    Ok,
+    NoField,
+    NotInEnum,
+    WrongType,
+}
+
+impl<'s> Checker<'s> {
+    /// Indexes `surface`.
+    pub fn new(surface: &'s Surface) -> Checker<'s> {
+        let mut former_tools = HashMap::new();
+        for t in &surface.tools {
+            for old in &t.formerly {
+                if surface.tool(old).is_none() {
+                    former_tools.insert(old.as_str(), t.name.as_str());
+                }
+            }
+        }
+        Checker {
+            surface,
+            former_tools,
+        }
+    }
+
+    /// Whether the surface knows profiles (a tatara-format manifest does not).
+    pub fn knows_profiles(&self) -> bool {
+        self.surface.origin == Origin::Full && !self.surface.profiles.is_empty()
+    }
+
+    /// What `name` is.
+    pub fn lookup(&self, name: &str) -> NameKind<'s> {
+        if self.surface.tool(name).is_some() {
+            NameKind::Known
+        } else if let Some(new) = self.former_tools.get(name) {
+            NameKind::Former(new)
+        } else {
+            NameKind::Unknown
+        }
+    }
+
+    /// The problems of the call `name(args)`; `text` is what the spans point into.
+    pub fn check_call(&self, text: &str, name: Span, args: &Args, skill: &SkillProfiles) -> Vec<Problem> {
+        let tool_name = name.of(text);
+        let Some(tool) = self.surface.tool(tool_name) else {
+            return vec![self.unknown_tool(tool_name, name)];
+        };
+        let profile_mode = !skill.all && self.knows_profiles();
+        let visible: Vec<&Entry> = if profile_mode {
+            tool.entries
+                .iter()
+                .filter(|e| e.profiles.iter().any(|p| skill.names.contains(p)))
+                .collect()
+        } else {
+            tool.entries.iter().collect()
+        };
+        let mut out = Vec::new();
+        let (scope, profile_mode) = if visible.is_empty() {
+            let served: Vec<String> = tool
+                .entries
+                .iter()
+                .flat_map(|e| e.profiles.iter().cloned())
+                .collect();
+            out.push(Problem {
+                rule: Rule::ToolNotInProfile,
+                span: name,
+                message: rules::tool_not_in_profile::message(tool_name, &skill.names, &served),
+                tool: Some(tool_name.to_string()),
+                field: None,
+                value: None,
+                suggestion: None,
+                fix: None,
+            });
+            (tool.entries.iter().collect::<Vec<_>>(), false)
+        } else {
+            (visible, profile_mode)
+        };
+        let pairs: Vec<(Span, &Value)> = args.pairs().collect();
+        if out.is_empty()
+            && scope
+                .iter()
+                .any(|e| pairs.iter().all(|(f, v)| accepts_all(e, f.of(text), v, text)))
+        {
+            return out;
+        }
+        let others: Vec<&Entry> = tool
+            .entries
+            .iter()
+            .filter(|e| !scope.iter().any(|s| std::ptr::eq(*s, *e)))
+            .collect();
+        let before = out.len();
+        for (field_span, value) in &pairs {
+            self.check_pair(text, tool, &scope, &others, profile_mode, skill, *field_span, value, &mut out);
+        }
+        if profile_mode && out.len() == before && !pairs.is_empty() {
+            let call_span = Span::new(name.start, args.close.map_or(name.end, |c| c + 1));
+            out.push(Problem {
+                rule: Rule::ValueNotInProfile,
+                span: call_span,
+                message: rules::value_not_in_profile::mixed_message(tool_name, &skill.names),
+                tool: Some(tool_name.to_string()),
+                field: None,
+                value: None,
+                suggestion: None,
+                fix: None,
+            });
+        }
+        out
+    }
+
+    fn unknown_tool(&self, tool_name: &str, name: Span) -> Problem {
+        let renamed = self.former_tools.get(tool_name).copied();
+        let suggestion = renamed.or_else(|| {
+            closest(tool_name, self.surface.tools.iter().map(|t| t.name.as_str()))
+        });
+        Problem {
+            rule: Rule::UnknownTool,
+            span: name,
+            message: rules::unknown_tool::message(
+                tool_name,
+                renamed,
+                if renamed.is_some() { None } else { suggestion },
+            ),
+            tool: Some(tool_name.to_string()),
+            field: None,
+            value: None,
+            suggestion: suggestion.map(str::to_string),
+            fix: renamed.map(|new| Edit {
+                span: name,
+                replacement: new.to_string(),
+            }),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn check_pair(
+        &self,
+        text: &str,
+        tool: &SurfaceTool,
+        scope: &[&Entry],
+        others: &[&Entry],
+        profile_mode: bool,
+        skill: &SkillProfiles,
+        field_span: Span,
+        value: &Value,
+        out: &mut Vec<Problem>,
+    ) {
+        let field = field_span.of(text);
+        let has_field = |e: &Entry| field_schema(e, field).is_some();
+        if !scope.iter().any(|e| has_field(e)) {
+            let elsewhere: Vec<String> = others
+                .iter()
+                .filter(|e| has_field(e))
+                .flat_map(|e| e.profiles.iter().cloned())
+                .collect();
+            if profile_mode && !elsewhere.is_empty() {
+                out.push(Problem {
+                    rule: Rule::ValueNotInProfile,
+                    span: field_span,
+                    message: rules::value_not_in_profile::field_message(&tool.name, field, &skill.names, &elsewhere),
+                    tool: Some(tool.name.clone()),
+                    field: Some(field.to_string()),
+                    value: None,
+                    suggestion: None,
+                    fix: None,
+                });
+                return;
+            }
+            let renamed = tool.entries.iter().find_map(|e| {
+                e.formerly_fields
+                    .iter()
+                    .find(|(_, olds)| olds.iter().any(|o| o == field))
+                    .map(|(new, _)| new.as_str())
+            });
+            let mut names: Vec<&str> = Vec::new();
+            for e in scope {
+                if let Some(obj) = e.input_schema.as_object() {
+                    for (n, _) in &obj.properties {
+                        if !names.contains(&n.as_str()) {
+                            names.push(n);
+                        }
+                    }
+                }
+            }
+            let suggestion = renamed.or_else(|| closest(field, names.iter().copied()));
+            out.push(Problem {
+                rule: Rule::UnknownField,
+                span: field_span,
+                message: rules::unknown_field::message(
+                    &tool.name,
+                    field,
+                    renamed,
+                    if renamed.is_some() { None } else { suggestion },
+                ),
+                tool: Some(tool.name.clone()),
+                field: Some(field.to_string()),
+                value: None,
+                suggestion: suggestion.map(str::to_string),
+                fix: renamed.map(|new| Edit {
+                    span: field_span,
+                    replacement: new.to_string(),
+                }),
+            });
+            return;
+        }
+        let alternatives: Vec<&Value> = match &value.kind {
+            ValueKind::Alternatives(alts) => alts.iter().collect(),
+            _ => vec![value],
+        };
+        for alt in alternatives {
+            let verdicts: Vec<Verdict> = scope.iter().map(|e| verdict(e, field, alt, text)).collect();
+            if verdicts.contains(&Verdict::Ok) {
+                continue;
+            }
+            let shown = alt.string(text).map_or_else(|| alt.span.of(text).to_string(), |s| s.into_owned());
+            let ok_elsewhere: Vec<String> = others
+                .iter()
+                .filter(|e| verdict(e, field, alt, text) == Verdict::Ok)
+                .flat_map(|e| e.profiles.iter().cloned())
+                .collect();
+            if profile_mode && !ok_elsewhere.is_empty() {
+                let here = enum_union(scope, field);
+                out.push(Problem {
+                    rule: Rule::ValueNotInProfile,
+                    span: alt.span,
+                    message: rules::value_not_in_profile::value_message(&tool.name, field, &shown, &skill.names, &here, &ok_elsewhere),
+                    tool: Some(tool.name.clone()),
+                    field: Some(field.to_string()),
+                    value: Some(shown),
+                    suggestion: None,
+                    fix: None,
+                });
+                continue;
+            }
+            if verdicts.contains(&Verdict::NotInEnum) {
+                let allowed = enum_union(scope, field);
+                let renamed = tool.entries.iter().find_map(|e| {
+                    e.formerly_values
+                        .iter()
+                        .filter(|(f, _)| f == field)
+                        .flat_map(|(_, values)| values.iter())
+                        .find(|(_, olds)| olds.iter().any(|o| *o == shown))
+                        .map(|(new, _)| new.clone())
+                });
+                let suggestion = renamed
+                    .clone()
+                    .or_else(|| closest(&shown, allowed.iter().map(String::as_str)).map(str::to_string));
+                let fix = match (&renamed, &alt.kind) {
+                    (Some(new), ValueKind::Str { content, escapes: false, .. }) => Some(Edit {
+                        span: *content,
+                        replacement: new.clone(),
+                    }),
+                    _ => None,
+                };
+                out.push(Problem {
+                    rule: Rule::InvalidValue,
+                    span: alt.span,
+                    message: rules::invalid_value::message(&tool.name, field, &shown, &allowed, renamed.as_deref()),
+                    tool: Some(tool.name.clone()),
+                    field: Some(field.to_string()),
+                    value: Some(shown),
+                    suggestion,
+                    fix,
+                });
+                continue;
+            }
+            let mut expected: Vec<&str> = Vec::new();
+            for e in scope {
+                if let Some(s) = field_schema(e, field) {
+                    let t = s.type_name();
+                    if !expected.contains(&t) {
+                        expected.push(t);
+                    }
+                }
+            }
+            out.push(Problem {
+                rule: Rule::WrongType,
+                span: alt.span,
+                message: rules::wrong_type::message(&tool.name, field, &expected, literal_type(&alt.kind)),
+                tool: Some(tool.name.clone()),
+                field: Some(field.to_string()),
+                value: Some(shown),
+                suggestion: None,
+                fix: None,
+            });
+        }
+    }
+}
+
+/// The schema a value of `field` must match in `entry`, if the field may be sent at all.
+fn field_schema<'e>(entry: &'e Entry, field: &str) -> Option<&'e Schema> {
+    static ANY: std::sync::OnceLock<Schema> = std::sync::OnceLock::new();
+    let any = ANY.get_or_init(Schema::any);
+    let Some(obj) = entry.input_schema.as_object() else {
+        return Some(any);
+    };
+    if let Some(s) = obj.property(field) {
+        return Some(s);
+    }
+    match &obj.additional {
+        Additional::Forbidden => None,
+        Additional::Schema(s) => Some(s),
+        Additional::Unstated | Additional::Allowed => Some(any),
+    }
+}
+
+fn enum_union(scope: &[&Entry], field: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for e in scope {
+        if let Some(values) = field_schema(e, field).and_then(Schema::enum_values) {
+            for v in values {
+                if !out.contains(v) {
+                    out.push(v.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn accepts_all(entry: &Entry, field: &str, value: &Value, text: &str) -> bool {
+    match &value.kind {
+        ValueKind::Alternatives(alts) => alts.iter().all(|a| verdict(entry, field, a, text) == Verdict::Ok),
+        _ => verdict(entry, field, value, text) == Verdict::Ok,
+    }
+}
+
+fn verdict(entry: &Entry, field: &str, value: &Value, text: &str) -> Verdict {
+    let Some(schema) = field_schema(entry, field) else {
+        return Verdict::NoField;
+    };
+    if let ValueKind::Alternatives(alts) = &value.kind {
+        return alts
+            .iter()
+            .map(|a| verdict(entry, field, a, text))
+            .find(|v| *v != Verdict::Ok)
+            .unwrap_or(Verdict::Ok);
+    }
+    if value.is_placeholder(text) {
+        return Verdict::Ok;
+    }
+    let ok = |b: bool| if b { Verdict::Ok } else { Verdict::WrongType };
+    match (&value.kind, &schema.kind) {
+        (_, Kind::Any) => Verdict::Ok,
+        (ValueKind::Bare | ValueKind::Expr | ValueKind::Null | ValueKind::Placeholder, _) => Verdict::Ok,
+        (ValueKind::Str { .. }, Kind::String(rules)) => match &rules.enum_values {
+            Some(values) => {
+                let s = value.string(text).unwrap_or_default();
+                if values.iter().any(|v| *v == s) {
+                    Verdict::Ok
+                } else {
+                    Verdict::NotInEnum
+                }
+            }
+            None => Verdict::Ok,
+        },
+        (ValueKind::Str { .. }, _) => Verdict::WrongType,
+        (ValueKind::Number { integer }, Kind::Integer(_)) => ok(*integer),
+        (ValueKind::Number { .. }, Kind::Number(_)) => Verdict::Ok,
+        (ValueKind::Bool(_), Kind::Boolean) => Verdict::Ok,
+        (ValueKind::Array, Kind::Array(_)) => Verdict::Ok,
+        (ValueKind::Object, Kind::Object(_)) => Verdict::Ok,
+        (ValueKind::Number { .. } | ValueKind::Bool(_) | ValueKind::Array | ValueKind::Object, _) => Verdict::WrongType,
+        (ValueKind::Alternatives(_), _) => Verdict::Ok,
+    }
+}
+
+fn literal_type(kind: &ValueKind) -> &'static str {
+    match kind {
+        ValueKind::Str { .. } => "a string",
+        ValueKind::Number { integer: true } => "an integer",
+        ValueKind::Number { integer: false } => "a fractional number",
+        ValueKind::Bool(_) => "a boolean",
+        ValueKind::Array => "a list",
+        ValueKind::Object => "an object",
+        _ => "this value",
+    }
+}

@@ -1,0 +1,156 @@
+//! The lint's rules: one module per rule, each with a stable name, a one-line summary and an
+//! explanation (`toolgate explain RULE`), as ruff does it.
+//!
+//! The decision of which rule a problem falls under is made in [`crate::check`], from the
+//! surface; the modules here own the words.
+
+pub mod invalid_value;
+pub mod tool_not_in_profile;
+pub mod unknown_field;
+pub mod unknown_profile;
+pub mod unknown_tool;
+pub mod value_not_in_profile;
+pub mod wrong_type;
+
+/// A lint rule. The names are stable: configuration, markers, baselines and CI depend on
+/// them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rule {
+    /// A call to a tool the surface does not have.
+    UnknownTool,
+    /// A field the tool does not have.
+    UnknownField,
+    /// A string that is not one of the field's allowed values.
+    InvalidValue,
+    /// A literal of the wrong JSON type for the field.
+    WrongType,
+    /// A tool none of the skill's profiles is served.
+    ToolNotInProfile,
+    /// A value (or field) valid for some profile, but for none of the skill's.
+    ValueNotInProfile,
+    /// A profile the surface does not have, named by a skill.
+    UnknownProfile,
+}
+
+impl Rule {
+    /// Every rule, in the order `toolgate explain` lists them.
+    pub const ALL: [Rule; 7] = [
+        Rule::UnknownTool,
+        Rule::UnknownField,
+        Rule::InvalidValue,
+        Rule::WrongType,
+        Rule::ToolNotInProfile,
+        Rule::ValueNotInProfile,
+        Rule::UnknownProfile,
+    ];
+
+    /// The stable name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::UnknownTool => unknown_tool::NAME,
+            Rule::UnknownField => unknown_field::NAME,
+            Rule::InvalidValue => invalid_value::NAME,
+            Rule::WrongType => wrong_type::NAME,
+            Rule::ToolNotInProfile => tool_not_in_profile::NAME,
+            Rule::ValueNotInProfile => value_not_in_profile::NAME,
+            Rule::UnknownProfile => unknown_profile::NAME,
+        }
+    }
+
+    /// The rule named `name`.
+    pub fn from_name(name: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// One line on what the rule reports.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Rule::UnknownTool => unknown_tool::SUMMARY,
+            Rule::UnknownField => unknown_field::SUMMARY,
+            Rule::InvalidValue => invalid_value::SUMMARY,
+            Rule::WrongType => wrong_type::SUMMARY,
+            Rule::ToolNotInProfile => tool_not_in_profile::SUMMARY,
+            Rule::ValueNotInProfile => value_not_in_profile::SUMMARY,
+            Rule::UnknownProfile => unknown_profile::SUMMARY,
+        }
+    }
+
+    /// What the rule checks, why, an example and the fix (Markdown).
+    pub fn explanation(self) -> &'static str {
+        match self {
+            Rule::UnknownTool => unknown_tool::EXPLANATION,
+            Rule::UnknownField => unknown_field::EXPLANATION,
+            Rule::InvalidValue => invalid_value::EXPLANATION,
+            Rule::WrongType => wrong_type::EXPLANATION,
+            Rule::ToolNotInProfile => tool_not_in_profile::EXPLANATION,
+            Rule::ValueNotInProfile => value_not_in_profile::EXPLANATION,
+            Rule::UnknownProfile => unknown_profile::EXPLANATION,
+        }
+    }
+
+    /// Whether a line that forbids the call silences this rule. Never for an unknown tool:
+    /// "do not call `old_tool(...)`" still names a tool that is gone.
+    pub fn negation_applies(self) -> bool {
+        !matches!(self, Rule::UnknownTool | Rule::UnknownProfile)
+    }
+}
+
+impl std::fmt::Display for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How serious a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// Fails the run (exit 1).
+    Error,
+    /// Printed, but the run passes.
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`, each in backticks.
+pub(crate) fn code_list(items: &[impl AsRef<str>]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| format!("`{}`", s.as_ref())).collect();
+    match quoted.len() {
+        0 => String::new(),
+        1 => quoted[0].clone(),
+        n => format!("{} and {}", quoted[..n - 1].join(", "), quoted[n - 1]),
+    }
+}
+
+/// `profile x` or `profiles x, y`.
+pub(crate) fn profiles_phrase(profiles: &[impl AsRef<str>]) -> String {
+    let names: Vec<&str> = profiles.iter().map(AsRef::as_ref).collect();
+    if names.len() == 1 {
+        format!("profile {}", names[0])
+    } else {
+        format!("profiles {}", names.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_every_rule_explains_itself() {
+        for r in Rule::ALL {
+            assert_eq!(Rule::from_name(r.name()), Some(r));
+            assert!(r.explanation().contains(r.name()), "{r}");
+            assert!(!r.summary().is_empty());
+        }
+        assert_eq!(Rule::from_name("nope"), None);
+    }
+}

@@ -1,0 +1,696 @@
+//! Where calls can be: the Markdown structure of a skill file, as far as the lint needs it.
+//!
+//! A full CommonMark parse costs about 2.2 times what ripgrep needs to search the same files
+//! (DESIGN.md), so this module does the least that tells where a call sits: one pass over the
+//! lines finds front matter, fenced and indented code blocks, tables and paragraphs; code
+//! spans are paired only inside paragraphs, with CommonMark's rule (a run of N backticks
+//! closes at the next run of exactly N). The result is a list of [`Region`]s; a test compares
+//! it with pulldown-cmark on the fixtures and the real corpus.
+//!
+//! Finding candidates is a separate, cheaper pass ([`candidates`]): every `(` preceded by a
+//! name. Files without one never get their structure computed.
+
+use crate::args::{is_name_byte, is_name_start, name_end};
+use crate::text::Span;
+
+/// The Markdown context of a piece of text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Context {
+    /// A string of the YAML front matter.
+    FrontMatter,
+    /// Inside a fenced code block.
+    FencedCode,
+    /// Inside an indented code block.
+    IndentedCode,
+    /// Inside a code span.
+    InlineCode,
+    /// Inside a code span in a table cell.
+    TableCode,
+    /// Text of a table cell.
+    TableCell,
+    /// Text of a paragraph, heading or list item.
+    Prose,
+}
+
+impl Context {
+    /// Whether text here is written as code.
+    pub fn is_code(self) -> bool {
+        matches!(
+            self,
+            Context::FencedCode | Context::IndentedCode | Context::InlineCode | Context::TableCode
+        )
+    }
+
+    /// Whether text here is in a table cell (where `\|` is an escaped pipe).
+    pub fn in_table(self) -> bool {
+        matches!(self, Context::TableCode | Context::TableCell)
+    }
+
+    /// Whether text here is in a code block (where `#` comments make sense).
+    pub fn is_block_code(self) -> bool {
+        matches!(self, Context::FencedCode | Context::IndentedCode)
+    }
+
+    /// A short name, for tests and debugging.
+    pub fn name(self) -> &'static str {
+        match self {
+            Context::FrontMatter => "front-matter",
+            Context::FencedCode => "fenced-code",
+            Context::IndentedCode => "indented-code",
+            Context::InlineCode => "inline-code",
+            Context::TableCode => "table-code",
+            Context::TableCell => "table-cell",
+            Context::Prose => "prose",
+        }
+    }
+}
+
+/// A stretch of text in one context. A call must start and end inside one region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// The bytes.
+    pub span: Span,
+    /// Where they are.
+    pub context: Context,
+}
+
+/// The front matter block: `---` on the first line, up to a line `---` or `...`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrontMatter {
+    /// The YAML text between the two fence lines.
+    pub yaml: Span,
+    /// Where the Markdown body starts.
+    pub body_start: usize,
+}
+
+/// Finds the front matter, after an optional UTF-8 byte order mark.
+pub fn front_matter(text: &str) -> Option<FrontMatter> {
+    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let rest = text.get(start..)?;
+    let first_end = rest.find('\n')?;
+    if rest[..first_end].trim_end() != "---" {
+        return None;
+    }
+    let yaml_start = start + first_end + 1;
+    let mut pos = yaml_start;
+    while pos < text.len() {
+        let line_end = memchr::memchr(b'\n', &text.as_bytes()[pos..]).map_or(text.len(), |i| pos + i);
+        let line = text[pos..line_end].trim_end();
+        if line == "---" || line == "..." {
+            return Some(FrontMatter {
+                yaml: Span::new(yaml_start, pos),
+                body_start: (line_end + 1).min(text.len()),
+            });
+        }
+        pos = line_end + 1;
+    }
+    None
+}
+
+/// A `name(` found by the pre-filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// The name.
+    pub name: Span,
+    /// The offset of `(`.
+    pub open: usize,
+    /// Whether a `.`, `:`, `>`, `$` or `@` comes right before the name (a method, a path).
+    pub qualified: bool,
+    /// The word before the name on its line, when it is a definition keyword (`def`, `fn`).
+    pub after_keyword: bool,
+}
+
+/// Finds every `name(` and `name (` in `range` of `text` for which `keep(name, open)` says
+/// yes. `keep` sees the name and the offset of the `(`, so it can look ahead cheaply.
+pub fn candidates(
+    text: &str,
+    range: Span,
+    mut keep: impl FnMut(&str, usize) -> bool,
+) -> Vec<Candidate> {
+    let bytes = text.as_bytes();
+    let end = range.end.min(bytes.len());
+    let start = range.start.min(end);
+    let mut out = Vec::new();
+    for open in memchr::memchr_iter(b'(', &bytes[start..end]).map(|i| start + i) {
+        let mut i = open;
+        // At most two spaces or tabs between the name and `(`.
+        let mut spaces = 0;
+        while i > start && matches!(bytes[i - 1], b' ' | b'\t') && spaces < 2 {
+            i -= 1;
+            spaces += 1;
+        }
+        let name_stop = i;
+        while i > start && is_name_byte(bytes[i - 1]) && name_stop - i < 128 {
+            i -= 1;
+        }
+        // A name starts with a letter or `_`, and never with `-`.
+        while i < name_stop && !is_name_start(bytes[i]) {
+            i += 1;
+        }
+        if i >= name_stop || name_end(bytes, i, name_stop) != name_stop {
+            continue;
+        }
+        if i > start && is_name_byte(bytes[i - 1]) {
+            continue;
+        }
+        let name = &text[i..name_stop];
+        if !keep(name, open) {
+            continue;
+        }
+        let qualified = i > start && matches!(bytes[i - 1], b'.' | b':' | b'>' | b'$' | b'@');
+        out.push(Candidate {
+            name: Span::new(i, name_stop),
+            open,
+            qualified,
+            after_keyword: after_keyword(bytes, start, i),
+        });
+    }
+    out
+}
+
+fn after_keyword(bytes: &[u8], floor: usize, name_start: usize) -> bool {
+    let mut j = name_start;
+    let mut saw_space = false;
+    while j > floor && matches!(bytes[j - 1], b' ' | b'\t') {
+        j -= 1;
+        saw_space = true;
+    }
+    if !saw_space {
+        return false;
+    }
+    let word_end = j;
+    while j > floor && is_name_byte(bytes[j - 1]) {
+        j -= 1;
+    }
+    matches!(
+        &bytes[j..word_end],
+        b"def" | b"fn" | b"func" | b"function" | b"class" | b"new" | b"struct" | b"sub" | b"macro"
+    )
+}
+
+/// Whether an unknown name's `(` is followed by `name=` (after white space): the cheap test
+/// that lets the pre-filter skip most code samples.
+pub fn pair_follows(text: &str, open: usize) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = open + 1;
+    let stop = bytes.len().min(open + 256);
+    while i < stop && matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    if i >= stop || !is_name_start(bytes[i]) {
+        return false;
+    }
+    i = name_end(bytes, i, stop);
+    while i < stop && matches!(bytes[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i < stop && bytes[i] == b'=' && bytes.get(i + 1) != Some(&b'=')
+}
+
+// ---- Block structure ----
+
+struct Line {
+    start: usize,
+    /// End of the content, before `\r\n` or `\n`.
+    end: usize,
+    /// Start of the next line.
+    next: usize,
+}
+
+fn lines(text: &str, from: usize) -> impl Iterator<Item = Line> + '_ {
+    let bytes = text.as_bytes();
+    let mut pos = from;
+    std::iter::from_fn(move || {
+        if pos >= bytes.len() {
+            return None;
+        }
+        let nl = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
+        let mut end = nl;
+        if end > pos && bytes[end - 1] == b'\r' {
+            end -= 1;
+        }
+        let line = Line {
+            start: pos,
+            end,
+            next: (nl + 1).min(bytes.len()).max(nl),
+        };
+        pos = nl + 1;
+        Some(line)
+    })
+}
+
+/// Leading white space: (columns with tabs to multiples of 4, bytes).
+fn indent(line: &[u8]) -> (usize, usize) {
+    let mut col = 0;
+    let mut i = 0;
+    while i < line.len() {
+        match line[i] {
+            b' ' => col += 1,
+            b'\t' => col += 4 - col % 4,
+            _ => break,
+        }
+        i += 1;
+    }
+    (col, i)
+}
+
+#[derive(Clone, Copy)]
+struct Fence {
+    ch: u8,
+    len: usize,
+    content_start: usize,
+}
+
+fn fence_open(rest: &[u8]) -> Option<(u8, usize)> {
+    let ch = *rest.first()?;
+    if ch != b'`' && ch != b'~' {
+        return None;
+    }
+    let n = rest.iter().take_while(|&&c| c == ch).count();
+    if n < 3 {
+        return None;
+    }
+    if ch == b'`' && rest[n..].contains(&b'`') {
+        return None;
+    }
+    Some((ch, n))
+}
+
+fn fence_close(rest: &[u8], fence: Fence) -> bool {
+    let n = rest.iter().take_while(|&&c| c == fence.ch).count();
+    n >= fence.len && rest[n..].iter().all(|c| c.is_ascii_whitespace())
+}
+
+fn thematic_break(rest: &[u8]) -> bool {
+    let Some(&ch) = rest.first() else {
+        return false;
+    };
+    if !matches!(ch, b'-' | b'*' | b'_') {
+        return false;
+    }
+    let mut n = 0;
+    for &c in rest {
+        if c == ch {
+            n += 1;
+        } else if c != b' ' && c != b'\t' {
+            return false;
+        }
+    }
+    n >= 3
+}
+
+fn heading(rest: &[u8]) -> bool {
+    let n = rest.iter().take_while(|&&c| c == b'#').count();
+    (1..=6).contains(&n) && matches!(rest.get(n), None | Some(b' ' | b'\t'))
+}
+
+/// The width of a list item marker and the spaces after it, when `rest` starts with one.
+fn list_marker(rest: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    match rest.first()? {
+        b'-' | b'*' | b'+' => i = 1,
+        b'0'..=b'9' => {
+            while i < rest.len() && i < 9 && rest[i].is_ascii_digit() {
+                i += 1;
+            }
+            if !matches!(rest.get(i), Some(b'.' | b')')) {
+                return None;
+            }
+            i += 1;
+        }
+        _ => return None,
+    }
+    match rest.get(i) {
+        None => Some(i + 1),
+        Some(b' ' | b'\t') => {
+            let spaces = rest[i..].iter().take_while(|&&c| c == b' ').count();
+            if spaces == 0 || spaces > 4 || i + spaces == rest.len() {
+                Some(i + 1)
+            } else {
+                Some(i + spaces)
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The regions of the Markdown body that starts at byte `from`, in document order.
+pub fn regions(text: &str, from: usize) -> Vec<Region> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut list_col = 0usize;
+    let mut prev_blank = true;
+    let mut block: Option<Span> = None;
+    let mut fence: Option<(Fence, usize)> = None;
+    let mut code: Option<Span> = None;
+    let flush = |block: &mut Option<Span>, out: &mut Vec<Region>| {
+        if let Some(b) = block.take() {
+            inline_regions(text, b, out);
+        }
+    };
+    for line in lines(text, from) {
+        let raw = &bytes[line.start..line.end];
+        if let Some((f, _)) = fence {
+            let (_, i) = indent(raw);
+            if fence_close(&raw[i..], f) {
+                out.push(Region {
+                    span: Span::new(f.content_start, line.start),
+                    context: Context::FencedCode,
+                });
+                fence = None;
+                prev_blank = false;
+            }
+            continue;
+        }
+        let (ind, i) = indent(raw);
+        let rest = &raw[i..];
+        if rest.is_empty() {
+            flush(&mut block, &mut out);
+            prev_blank = true;
+            continue;
+        }
+        if block.is_none() && ind >= list_col + 4 && (prev_blank || code.is_some()) {
+            code = Some(Span::new(code.map_or(line.start, |c| c.start), line.end));
+            prev_blank = false;
+            continue;
+        }
+        if let Some(c) = code.take() {
+            out.push(Region {
+                span: c,
+                context: Context::IndentedCode,
+            });
+        }
+        let marker = if thematic_break(rest) {
+            None
+        } else {
+            list_marker(rest)
+        };
+        if marker.is_none() && prev_blank && ind < list_col {
+            list_col = 0;
+        }
+        if let Some((ch, len)) = fence_open(rest) {
+            flush(&mut block, &mut out);
+            fence = Some((
+                Fence {
+                    ch,
+                    len,
+                    content_start: line.next,
+                },
+                line.start,
+            ));
+            prev_blank = false;
+            continue;
+        }
+        prev_blank = false;
+        if thematic_break(rest) {
+            flush(&mut block, &mut out);
+            continue;
+        }
+        if heading(rest) {
+            flush(&mut block, &mut out);
+            out.push(Region {
+                span: Span::new(line.start, line.end),
+                context: Context::Prose,
+            });
+            continue;
+        }
+        if let Some(width) = marker {
+            flush(&mut block, &mut out);
+            list_col = ind + width;
+        }
+        block = Some(match block {
+            Some(b) => Span::new(b.start, line.end),
+            None => Span::new(line.start, line.end),
+        });
+    }
+    flush(&mut block, &mut out);
+    if let Some((f, _)) = fence {
+        out.push(Region {
+            span: Span::new(f.content_start.min(text.len()), text.len()),
+            context: Context::FencedCode,
+        });
+    }
+    if let Some(c) = code {
+        out.push(Region {
+            span: c,
+            context: Context::IndentedCode,
+        });
+    }
+    out
+}
+
+/// The cells of a table row, split at unescaped `|`, outer pipes dropped.
+fn cells(text: &str, line: Span) -> Vec<Span> {
+    let bytes = text.as_bytes();
+    let (_, lead) = indent(&bytes[line.start..line.end]);
+    let mut start = line.start + lead;
+    let mut end = line.end;
+    while end > start && matches!(bytes[end - 1], b' ' | b'\t') {
+        end -= 1;
+    }
+    if start < end && bytes[start] == b'|' {
+        start += 1;
+    }
+    let trailing = end > start && bytes[end - 1] == b'|' && !escaped(bytes, end - 1, start);
+    if trailing {
+        end -= 1;
+    }
+    let mut out = Vec::new();
+    let mut cell_start = start;
+    for i in start..end {
+        if bytes[i] == b'|' && !escaped(bytes, i, start) {
+            out.push(Span::new(cell_start, i));
+            cell_start = i + 1;
+        }
+    }
+    out.push(Span::new(cell_start, end));
+    out
+}
+
+fn escaped(bytes: &[u8], at: usize, floor: usize) -> bool {
+    let mut n = 0;
+    let mut j = at;
+    while j > floor && bytes[j - 1] == b'\\' {
+        n += 1;
+        j -= 1;
+    }
+    n % 2 == 1
+}
+
+fn delimiter_row(text: &str, line: Span) -> Option<usize> {
+    let raw = line.of(text).trim();
+    if !raw.contains('|') || !raw.contains('-') {
+        return None;
+    }
+    let inner = raw.strip_prefix('|').unwrap_or(raw);
+    let inner = inner.strip_suffix('|').unwrap_or(inner);
+    let mut n = 0;
+    for cell in inner.split('|') {
+        let c = cell.trim();
+        let c = c.strip_prefix(':').unwrap_or(c);
+        let c = c.strip_suffix(':').unwrap_or(c);
+        if c.is_empty() || !c.bytes().all(|b| b == b'-') {
+            return None;
+        }
+        n += 1;
+    }
+    Some(n)
+}
+
+/// Splits a paragraph-like block into table and text regions, code spans included.
+fn inline_regions(text: &str, block: Span, out: &mut Vec<Region>) {
+    let block_lines: Vec<Span> = lines(text, block.start)
+        .take_while(|l| l.start < block.end)
+        .map(|l| Span::new(l.start, l.end.min(block.end)))
+        .collect();
+    let mut table_at = None;
+    for k in 1..block_lines.len() {
+        if let Some(n) = delimiter_row(text, block_lines[k])
+            && block_lines[k - 1].of(text).contains('|')
+            && cells(text, block_lines[k - 1]).len() == n
+        {
+            table_at = Some(k - 1);
+            break;
+        }
+    }
+    let Some(header) = table_at else {
+        code_spans(text, block, Context::InlineCode, Context::Prose, out);
+        return;
+    };
+    if header > 0 {
+        let para = Span::new(block.start, block_lines[header - 1].end);
+        code_spans(text, para, Context::InlineCode, Context::Prose, out);
+    }
+    for (k, row) in block_lines.iter().enumerate().skip(header) {
+        if k == header + 1 {
+            continue;
+        }
+        for cell in cells(text, *row) {
+            code_spans(text, cell, Context::TableCode, Context::TableCell, out);
+        }
+    }
+}
+
+/// Pairs backtick runs in `span` (CommonMark: a run of N backticks opens a code span that
+/// the next run of exactly N closes; a backslash before a run escapes its first backtick).
+fn code_spans(text: &str, span: Span, code: Context, prose: Context, out: &mut Vec<Region>) {
+    let bytes = text.as_bytes();
+    // (start, length, escaped)
+    let mut runs: Vec<(usize, usize, bool)> = Vec::new();
+    let mut i = span.start;
+    while let Some(off) = memchr::memchr(b'`', &bytes[i..span.end]) {
+        let s = i + off;
+        let mut e = s;
+        while e < span.end && bytes[e] == b'`' {
+            e += 1;
+        }
+        runs.push((s, e - s, escaped(bytes, s, span.start)));
+        i = e;
+    }
+    if runs.is_empty() {
+        out.push(Region { span, context: prose });
+        return;
+    }
+    // For each run length, the indexes of the runs of that length, and a cursor into them,
+    // so that finding the next closer is linear overall.
+    let mut by_len: std::collections::HashMap<usize, (Vec<usize>, usize)> =
+        std::collections::HashMap::new();
+    for (k, r) in runs.iter().enumerate() {
+        by_len.entry(r.1).or_default().0.push(k);
+    }
+    let mut text_start = span.start;
+    let mut k = 0;
+    while k < runs.len() {
+        let (s, len, esc) = runs[k];
+        let (open_start, open_len) = if esc { (s + 1, len - 1) } else { (s, len) };
+        if open_len == 0 {
+            k += 1;
+            continue;
+        }
+        let closer = by_len.get_mut(&open_len).and_then(|(list, cursor)| {
+            while *cursor < list.len() && list[*cursor] <= k {
+                *cursor += 1;
+            }
+            list.get(*cursor).copied()
+        });
+        match closer {
+            Some(j) => {
+                if open_start > text_start {
+                    out.push(Region {
+                        span: Span::new(text_start, open_start),
+                        context: prose,
+                    });
+                }
+                let content = Span::new(open_start + open_len, runs[j].0);
+                out.push(Region {
+                    span: content,
+                    context: code,
+                });
+                text_start = runs[j].0 + runs[j].1;
+                k = j + 1;
+            }
+            None => k += 1,
+        }
+    }
+    if text_start < span.end {
+        out.push(Region {
+            span: Span::new(text_start, span.end),
+            context: prose,
+        });
+    }
+}
+
+/// The region holding byte range `span`, if one holds all of it.
+pub fn region_of(regions: &[Region], span: Span) -> Option<Region> {
+    let i = regions.partition_point(|r| r.span.end <= span.start);
+    let r = regions.get(i)?;
+    (r.span.start <= span.start && span.end <= r.span.end).then_some(*r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn contexts(text: &str) -> Vec<(String, &'static str)> {
+        regions(text, 0)
+            .into_iter()
+            .filter(|r| !r.span.of(text).trim().is_empty())
+            .map(|r| (r.span.of(text).trim().to_string(), r.context.name()))
+            .collect()
+    }
+
+    #[test]
+    fn blocks_and_spans() {
+        let text = "# Title\n\nSay `a(b=1)` and ``x ` y`` here\nstill `para\ngraph`.\n\n```python\ncode(x=1)\n```\n\n    indented(y=2)\n\n| a | `t(k=\"v\"\\|\"w\")` |\n|---|---|\n| c | d |\n";
+        assert_eq!(
+            contexts(text),
+            [
+                ("# Title".to_string(), "prose"),
+                ("Say".into(), "prose"),
+                ("a(b=1)".into(), "inline-code"),
+                ("and".into(), "prose"),
+                ("x ` y".into(), "inline-code"),
+                ("here\nstill".into(), "prose"),
+                ("para\ngraph".into(), "inline-code"),
+                (".".into(), "prose"),
+                ("code(x=1)".into(), "fenced-code"),
+                ("indented(y=2)".into(), "indented-code"),
+                ("a".into(), "table-cell"),
+                ("t(k=\"v\"\\|\"w\")".into(), "table-code"),
+                ("c".into(), "table-cell"),
+                ("d".into(), "table-cell"),
+            ]
+        );
+    }
+
+    #[test]
+    fn lists_fences_and_unclosed_things() {
+        let text = "1. Step:\n\n   ```\n   x(a=1)\n   ```\n\n   para `a\n\n   b` after\n\n```\nnever closed";
+        let c = contexts(text);
+        assert!(c.contains(&("x(a=1)".to_string(), "fenced-code")), "{c:?}");
+        // A code span cannot cross a blank line.
+        assert!(c.contains(&("para `a".to_string(), "prose")), "{c:?}");
+        assert_eq!(c.last(), Some(&("never closed".to_string(), "fenced-code")));
+    }
+
+    #[test]
+    fn front_matter_needs_a_closing_line() {
+        let fm = front_matter("---\nname: x\n---\nbody").unwrap();
+        assert_eq!(fm.body_start, 16);
+        assert_eq!(fm.yaml, Span::new(4, 12));
+        assert!(front_matter("---\nname: x\n").is_none());
+        assert!(front_matter("\u{feff}---\r\na: 1\r\n---\r\n").is_some());
+    }
+
+    #[test]
+    fn candidates_find_names_before_parens() {
+        let text = "a.b(x=1) f (y=2) 9x(z) -g(h) def k(a=1) (bare)";
+        let c = candidates(text, Span::new(0, text.len()), |_, _| true);
+        let names: Vec<(&str, bool, bool)> = c
+            .iter()
+            .map(|c| (c.name.of(text), c.qualified, c.after_keyword))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("b", true, false),
+                ("f", false, false),
+                ("k", false, true)
+            ]
+        );
+        assert!(pair_follows("f(\n  a = 1)", 1));
+        assert!(!pair_follows("f(a == 1)", 1));
+    }
+
+    #[test]
+    fn many_backticks_stay_linear() {
+        let mut text = String::new();
+        for n in 1..2000 {
+            text.push_str(&"`".repeat(n % 50 + 1));
+            text.push('x');
+        }
+        let t = std::time::Instant::now();
+        let _ = regions(&text, 0);
+        assert!(t.elapsed().as_millis() < 500);
+    }
+}
