@@ -377,7 +377,10 @@ impl Parser<'_> {
             } else {
                 None
             };
-            if matches!(next, None | Some(b',' | b')' | b' ' | b'\t' | b'\n' | b'\r')) {
+            if matches!(
+                next,
+                None | Some(b',' | b')' | b' ' | b'\t' | b'\n' | b'\r')
+            ) {
                 self.pos = after;
                 return Ok(Arg {
                     span: Span::new(start, after),
@@ -493,7 +496,10 @@ impl Parser<'_> {
             b'"' | b'\'' => return self.string(c),
             b'<' => {
                 let mut i = self.pos + 1;
-                while i < self.bound && i - self.pos <= 120 && !matches!(self.b[i], b'<' | b'>' | b'\n') {
+                while i < self.bound
+                    && i - self.pos <= 120
+                    && !matches!(self.b[i], b'<' | b'>' | b'\n')
+                {
                     i += 1;
                 }
                 if i < self.bound && self.b[i] == b'>' && i > self.pos + 1 {
@@ -646,9 +652,8 @@ impl Parser<'_> {
                 }
                 b'"' | b'\'' => {
                     // An apostrophe inside a word (`don't`) is not a quote.
-                    let in_word = c == b'\''
-                        && self.pos > 0
-                        && self.b[self.pos - 1].is_ascii_alphanumeric();
+                    let in_word =
+                        c == b'\'' && self.pos > 0 && self.b[self.pos - 1].is_ascii_alphanumeric();
                     if in_word {
                         self.pos += 1;
                     } else {
@@ -669,9 +674,8 @@ impl Parser<'_> {
                 b',' | b')' => return Ok(()),
                 b'(' | b'[' | b'{' => self.nested()?,
                 b'"' | b'\'' => {
-                    let in_word = c == b'\''
-                        && self.pos > 0
-                        && self.b[self.pos - 1].is_ascii_alphanumeric();
+                    let in_word =
+                        c == b'\'' && self.pos > 0 && self.b[self.pos - 1].is_ascii_alphanumeric();
                     if in_word {
                         self.pos += 1;
                     } else {
@@ -807,7 +811,10 @@ mod tests {
                 "_expr(community?)"
             ]
         );
-        assert_eq!(kinds("(let i = 0; i < 3; i++)"), ["_expr(let i = 0; i < 3; i++)"]);
+        assert_eq!(
+            kinds("(let i = 0; i < 3; i++)"),
+            ["_expr(let i = 0; i < 3; i++)"]
+        );
     }
 
     #[test]

@@ -9,7 +9,6 @@
 use std::collections::HashMap;
 
 use toolgate_schema::model::{Additional, Kind, Schema};
-use toolgate_schema::suggest::closest;
 use toolgate_schema::{Entry, Origin, Surface, SurfaceTool};
 
 use crate::args::{Args, Value, ValueKind};
@@ -118,7 +117,13 @@ impl<'s> Checker<'s> {
     }
 
     /// The problems of the call `name(args)`; `text` is what the spans point into.
-    pub fn check_call(&self, text: &str, name: Span, args: &Args, skill: &SkillProfiles) -> Vec<Problem> {
+    pub fn check_call(
+        &self,
+        text: &str,
+        name: Span,
+        args: &Args,
+        skill: &SkillProfiles,
+    ) -> Vec<Problem> {
         let tool_name = name.of(text);
         let Some(tool) = self.surface.tool(tool_name) else {
             return vec![self.unknown_tool(tool_name, name)];
@@ -155,9 +160,11 @@ impl<'s> Checker<'s> {
         };
         let pairs: Vec<(Span, &Value)> = args.pairs().collect();
         if out.is_empty()
-            && scope
-                .iter()
-                .any(|e| pairs.iter().all(|(f, v)| accepts_all(e, f.of(text), v, text)))
+            && scope.iter().any(|e| {
+                pairs
+                    .iter()
+                    .all(|(f, v)| accepts_all(e, f.of(text), v, text))
+            })
         {
             return out;
         }
@@ -168,7 +175,17 @@ impl<'s> Checker<'s> {
             .collect();
         let before = out.len();
         for (field_span, value) in &pairs {
-            self.check_pair(text, tool, &scope, &others, profile_mode, skill, *field_span, value, &mut out);
+            self.check_pair(
+                text,
+                tool,
+                &scope,
+                &others,
+                profile_mode,
+                skill,
+                *field_span,
+                value,
+                &mut out,
+            );
         }
         if profile_mode && out.len() == before && !pairs.is_empty() {
             let call_span = Span::new(name.start, args.close.map_or(name.end, |c| c + 1));
@@ -189,7 +206,10 @@ impl<'s> Checker<'s> {
     fn unknown_tool(&self, tool_name: &str, name: Span) -> Problem {
         let renamed = self.former_tools.get(tool_name).copied();
         let suggestion = renamed.or_else(|| {
-            closest(tool_name, self.surface.tools.iter().map(|t| t.name.as_str()))
+            closest(
+                tool_name,
+                self.surface.tools.iter().map(|t| t.name.as_str()),
+            )
         });
         Problem {
             rule: Rule::UnknownTool,
@@ -235,7 +255,12 @@ impl<'s> Checker<'s> {
                 out.push(Problem {
                     rule: Rule::ValueNotInProfile,
                     span: field_span,
-                    message: rules::value_not_in_profile::field_message(&tool.name, field, &skill.names, &elsewhere),
+                    message: rules::value_not_in_profile::field_message(
+                        &tool.name,
+                        field,
+                        &skill.names,
+                        &elsewhere,
+                    ),
                     tool: Some(tool.name.clone()),
                     field: Some(field.to_string()),
                     value: None,
@@ -286,11 +311,14 @@ impl<'s> Checker<'s> {
             _ => vec![value],
         };
         for alt in alternatives {
-            let verdicts: Vec<Verdict> = scope.iter().map(|e| verdict(e, field, alt, text)).collect();
+            let verdicts: Vec<Verdict> =
+                scope.iter().map(|e| verdict(e, field, alt, text)).collect();
             if verdicts.contains(&Verdict::Ok) {
                 continue;
             }
-            let shown = alt.string(text).map_or_else(|| alt.span.of(text).to_string(), |s| s.into_owned());
+            let shown = alt
+                .string(text)
+                .map_or_else(|| alt.span.of(text).to_string(), |s| s.into_owned());
             let ok_elsewhere: Vec<String> = others
                 .iter()
                 .filter(|e| verdict(e, field, alt, text) == Verdict::Ok)
@@ -301,7 +329,14 @@ impl<'s> Checker<'s> {
                 out.push(Problem {
                     rule: Rule::ValueNotInProfile,
                     span: alt.span,
-                    message: rules::value_not_in_profile::value_message(&tool.name, field, &shown, &skill.names, &here, &ok_elsewhere),
+                    message: rules::value_not_in_profile::value_message(
+                        &tool.name,
+                        field,
+                        &shown,
+                        &skill.names,
+                        &here,
+                        &ok_elsewhere,
+                    ),
                     tool: Some(tool.name.clone()),
                     field: Some(field.to_string()),
                     value: Some(shown),
@@ -320,11 +355,18 @@ impl<'s> Checker<'s> {
                         .find(|(_, olds)| olds.iter().any(|o| *o == shown))
                         .map(|(new, _)| new.clone())
                 });
-                let suggestion = renamed
-                    .clone()
-                    .or_else(|| closest(&shown, allowed.iter().map(String::as_str)).map(str::to_string));
+                let suggestion = renamed.clone().or_else(|| {
+                    closest(&shown, allowed.iter().map(String::as_str)).map(str::to_string)
+                });
                 let fix = match (&renamed, &alt.kind) {
-                    (Some(new), ValueKind::Str { content, escapes: false, .. }) => Some(Edit {
+                    (
+                        Some(new),
+                        ValueKind::Str {
+                            content,
+                            escapes: false,
+                            ..
+                        },
+                    ) => Some(Edit {
                         span: *content,
                         replacement: new.clone(),
                     }),
@@ -333,7 +375,13 @@ impl<'s> Checker<'s> {
                 out.push(Problem {
                     rule: Rule::InvalidValue,
                     span: alt.span,
-                    message: rules::invalid_value::message(&tool.name, field, &shown, &allowed, renamed.as_deref()),
+                    message: rules::invalid_value::message(
+                        &tool.name,
+                        field,
+                        &shown,
+                        &allowed,
+                        renamed.as_deref(),
+                    ),
                     tool: Some(tool.name.clone()),
                     field: Some(field.to_string()),
                     value: Some(shown),
@@ -354,7 +402,12 @@ impl<'s> Checker<'s> {
             out.push(Problem {
                 rule: Rule::WrongType,
                 span: alt.span,
-                message: rules::wrong_type::message(&tool.name, field, &expected, literal_type(&alt.kind)),
+                message: rules::wrong_type::message(
+                    &tool.name,
+                    field,
+                    &expected,
+                    literal_type(&alt.kind),
+                ),
                 tool: Some(tool.name.clone()),
                 field: Some(field.to_string()),
                 value: Some(shown),
@@ -363,6 +416,19 @@ impl<'s> Checker<'s> {
             });
         }
     }
+}
+
+/// The closest candidate, when it is close as a whole word (a typo) or a prefix or suffix of
+/// the word (`from_entity` and `from`), not merely contained in it (`properties` and `op`).
+fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let c = toolgate_schema::suggest::closest(word, candidates)?;
+    let (short, long) = if c.len() < word.len() {
+        (c, word)
+    } else {
+        (word, c)
+    };
+    let affix = long.starts_with(short) || long.ends_with(short);
+    (affix || strsim::jaro_winkler(word, c) >= 0.8).then_some(c)
 }
 
 /// The schema a value of `field` must match in `entry`, if the field may be sent at all.
@@ -398,7 +464,9 @@ fn enum_union(scope: &[&Entry], field: &str) -> Vec<String> {
 
 fn accepts_all(entry: &Entry, field: &str, value: &Value, text: &str) -> bool {
     match &value.kind {
-        ValueKind::Alternatives(alts) => alts.iter().all(|a| verdict(entry, field, a, text) == Verdict::Ok),
+        ValueKind::Alternatives(alts) => alts
+            .iter()
+            .all(|a| verdict(entry, field, a, text) == Verdict::Ok),
         _ => verdict(entry, field, value, text) == Verdict::Ok,
     }
 }
@@ -420,7 +488,9 @@ fn verdict(entry: &Entry, field: &str, value: &Value, text: &str) -> Verdict {
     let ok = |b: bool| if b { Verdict::Ok } else { Verdict::WrongType };
     match (&value.kind, &schema.kind) {
         (_, Kind::Any) => Verdict::Ok,
-        (ValueKind::Bare | ValueKind::Expr | ValueKind::Null | ValueKind::Placeholder, _) => Verdict::Ok,
+        (ValueKind::Bare | ValueKind::Expr | ValueKind::Null | ValueKind::Placeholder, _) => {
+            Verdict::Ok
+        }
         (ValueKind::Str { .. }, Kind::String(rules)) => match &rules.enum_values {
             Some(values) => {
                 let s = value.string(text).unwrap_or_default();
@@ -438,7 +508,10 @@ fn verdict(entry: &Entry, field: &str, value: &Value, text: &str) -> Verdict {
         (ValueKind::Bool(_), Kind::Boolean) => Verdict::Ok,
         (ValueKind::Array, Kind::Array(_)) => Verdict::Ok,
         (ValueKind::Object, Kind::Object(_)) => Verdict::Ok,
-        (ValueKind::Number { .. } | ValueKind::Bool(_) | ValueKind::Array | ValueKind::Object, _) => Verdict::WrongType,
+        (
+            ValueKind::Number { .. } | ValueKind::Bool(_) | ValueKind::Array | ValueKind::Object,
+            _,
+        ) => Verdict::WrongType,
         (ValueKind::Alternatives(_), _) => Verdict::Ok,
     }
 }

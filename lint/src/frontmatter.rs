@@ -59,7 +59,10 @@ impl Scalar {
         {
             j = 1;
         } else if matches!(raw.first(), Some(b'|' | b'>')) {
-            j = raw.iter().position(|&c| c == b'\n').map_or(raw.len(), |i| i + 1);
+            j = raw
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(raw.len(), |i| i + 1);
         }
         let mut i = 0;
         while i < offset.min(value.len()) && j < raw.len() {
@@ -118,7 +121,10 @@ pub fn decode(text: &str, yaml: Span) -> Decoded {
                 if depth == 0 {
                     root_checked = true;
                     if matches!(event, Event::SequenceStart(..)) {
-                        out.error = Some((at.start, "front matter must be a mapping of keys to values, not a list".into()));
+                        out.error = Some((
+                            at.start,
+                            "front matter must be a mapping of keys to values, not a list".into(),
+                        ));
                         return out;
                     }
                 }
@@ -148,7 +154,10 @@ pub fn decode(text: &str, yaml: Span) -> Decoded {
                 if depth == 0 {
                     root_checked = true;
                     if !value.trim().is_empty() {
-                        out.error = Some((at.start, "front matter must be a mapping of keys to values".into()));
+                        out.error = Some((
+                            at.start,
+                            "front matter must be a mapping of keys to values".into(),
+                        ));
                         return out;
                     }
                     continue;
@@ -224,8 +233,15 @@ mod tests {
         let (t, d) = fm("name: x\nprofiles: [\"implement\", refine]\n");
         let p = d.profiles.unwrap();
         assert_eq!(p.key.0, "profiles");
-        let names: Vec<(&str, &str)> = p.names.iter().map(|(n, s)| (n.as_str(), s.of(&t))).collect();
-        assert_eq!(names, [("implement", "\"implement\""), ("refine", "refine")]);
+        let names: Vec<(&str, &str)> = p
+            .names
+            .iter()
+            .map(|(n, s)| (n.as_str(), s.of(&t)))
+            .collect();
+        assert_eq!(
+            names,
+            [("implement", "\"implement\""), ("refine", "refine")]
+        );
 
         let (_, d) = fm("profile: review\n");
         assert_eq!(d.profiles.unwrap().names[0].0, "review");
@@ -239,7 +255,9 @@ mod tests {
 
     #[test]
     fn strings_are_decoded_and_mapped_back() {
-        let (t, d) = fm("description: \"call f(kind=\\\"plan\\\") now\"\nother: >\n  folded f(a=\"b\")\n  text\n");
+        let (t, d) = fm(
+            "description: \"call f(kind=\\\"plan\\\") now\"\nother: >\n  folded f(a=\"b\")\n  text\n",
+        );
         assert!(d.error.is_none(), "{:?}", d.error);
         let s = &d.scalars[0];
         assert_eq!(s.value, "call f(kind=\"plan\") now");

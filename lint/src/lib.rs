@@ -8,16 +8,20 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod args;
+pub mod baseline;
 pub mod check;
 pub mod cli;
+pub mod config;
 pub mod finding;
 pub mod frontmatter;
 pub mod lint;
 pub mod markers;
 pub mod negation;
+pub mod render;
 pub mod rules;
 pub mod scan;
 pub mod text;
+pub mod walk;
 
 pub use finding::{Edit, Finding};
 pub use lint::{FileLint, Linter, Settings};

@@ -5,7 +5,6 @@
 //! elsewhere.
 
 use toolgate_schema::Surface;
-use toolgate_schema::suggest::closest;
 
 use crate::args::{ArgKind, Args, Outcome, ParseOptions, ValueKind, parse_args};
 use crate::check::{Checker, NameKind, Problem, SkillProfiles};
@@ -30,7 +29,10 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             negation_words: Vec::new(),
-            severities: Rule::ALL.iter().map(|r| (*r, Some(Severity::Error))).collect(),
+            severities: Rule::ALL
+                .iter()
+                .map(|r| (*r, Some(Severity::Error)))
+                .collect(),
         }
     }
 }
@@ -149,9 +151,15 @@ impl<'s> Linter<'s> {
             }
             let negated = lines.as_ref().is_some_and(|ix| {
                 let line = ix.line_span(text, ix.line_of(call.name.start));
-                negation::forbids(&text[line.start..call.name.start], &self.settings.negation_words)
+                negation::forbids(
+                    &text[line.start..call.name.start],
+                    &self.settings.negation_words,
+                )
             });
-            let call_span = Span::new(call.name.start, call.args.close.map_or(call.name.end, |c| c + 1));
+            let call_span = Span::new(
+                call.name.start,
+                call.args.close.map_or(call.name.end, |c| c + 1),
+            );
             let _ = call.context;
             for p in found {
                 if negated && p.rule.negation_applies() {
@@ -176,11 +184,20 @@ impl<'s> Linter<'s> {
                         continue;
                     }
                     let line_start = value[..c.name.start].rfind('\n').map_or(0, |i| i + 1);
-                    let negated = negation::forbids(&value[line_start..c.name.start], &self.settings.negation_words);
+                    let negated = negation::forbids(
+                        &value[line_start..c.name.start],
+                        &self.settings.negation_words,
+                    );
                     let map = |s: Span| {
-                        Span::new(scalar.raw_offset(text, s.start), scalar.raw_offset(text, s.end))
+                        Span::new(
+                            scalar.raw_offset(text, s.start),
+                            scalar.raw_offset(text, s.end),
+                        )
                     };
-                    let call_span = map(Span::new(c.name.start, args.close.map_or(c.name.end, |e| e + 1)));
+                    let call_span = map(Span::new(
+                        c.name.start,
+                        args.close.map_or(c.name.end, |e| e + 1),
+                    ));
                     for mut p in found {
                         if negated && p.rule.negation_applies() {
                             continue;
@@ -233,19 +250,30 @@ impl<'s> Linter<'s> {
                 fix: p.fix,
             });
         }
-        out.findings.sort_by(|a, b| (a.span, a.rule, &a.message).cmp(&(b.span, b.rule, &b.message)));
+        out.findings
+            .sort_by(|a, b| (a.span, a.rule, &a.message).cmp(&(b.span, b.rule, &b.message)));
         out.findings.dedup();
         out
     }
 
     /// Decides whether the candidate is a call, and parses it.
-    fn call_at(&self, text: &str, c: scan::Candidate, bound: usize, context: Context) -> Option<FoundCall> {
+    fn call_at(
+        &self,
+        text: &str,
+        c: scan::Candidate,
+        bound: usize,
+        context: Context,
+    ) -> Option<FoundCall> {
         let name = c.name.of(text);
         let kind = self.checker.lookup(name);
         if kind != NameKind::Known && !context.is_code() {
             return None;
         }
-        if kind == NameKind::Unknown && (c.qualified || c.after_keyword || KEYWORDS.contains(&name)) {
+        // An unknown name is a call only when written tight against its `(`: prose inside a
+        // code block ("clears as Done (flag=true)") is not a call.
+        if kind == NameKind::Unknown
+            && (c.qualified || c.after_keyword || c.spaced || KEYWORDS.contains(&name))
+        {
             return None;
         }
         let opts = ParseOptions {
@@ -260,7 +288,9 @@ impl<'s> Linter<'s> {
                 args.outcome == Outcome::Closed
                     && args.items.iter().all(|a| match &a.kind {
                         ArgKind::Pair { .. } | ArgKind::Ellipsis => true,
-                        ArgKind::Positional(v) => matches!(v.kind, ValueKind::Bare | ValueKind::Placeholder),
+                        ArgKind::Positional(v) => {
+                            matches!(v.kind, ValueKind::Bare | ValueKind::Placeholder)
+                        }
                     })
             }
             NameKind::Unknown => {
@@ -280,7 +310,11 @@ impl<'s> Linter<'s> {
         })
     }
 
-    fn skill_profiles(&self, declared: Option<&Declared>, mapped: Option<&[String]>) -> (SkillProfiles, Option<Problem>) {
+    fn skill_profiles(
+        &self,
+        declared: Option<&Declared>,
+        mapped: Option<&[String]>,
+    ) -> (SkillProfiles, Option<Problem>) {
         if !self.checker.knows_profiles() {
             return (SkillProfiles::all(), None);
         }
@@ -317,13 +351,19 @@ impl<'s> Linter<'s> {
             return (skill, None);
         };
         let all_known: Vec<String> = surface.profiles.iter().map(|p| p.name.clone()).collect();
-        let label = unknown.iter().map(|(u, _)| u.as_str()).collect::<Vec<_>>().join("`, `");
+        let label = unknown
+            .iter()
+            .map(|(u, _)| u.as_str())
+            .collect::<Vec<_>>()
+            .join("`, `");
         let suggestion = if unknown.len() == 1 {
-            closest(&first, all_known.iter().map(String::as_str)).map(str::to_string)
+            toolgate_schema::suggest::closest(&first, all_known.iter().map(String::as_str))
+                .map(str::to_string)
         } else {
             None
         };
-        let mut message = rules::unknown_profile::message(&label, &all_known, suggestion.as_deref(), &known);
+        let mut message =
+            rules::unknown_profile::message(&label, &all_known, suggestion.as_deref(), &known);
         if span.is_none() {
             message.push_str(" (the profile comes from toolgate.toml)");
         }

@@ -7,8 +7,22 @@
 /// Words that forbid what follows them (lower case). French elisions (`n'appelez`) and
 /// English contractions (`don't`) are recognised by their form.
 pub const WORDS: &[&str] = &[
-    "not", "never", "no", "cannot", "without", "nor", "avoid", "forbidden", "ne", "pas",
-    "jamais", "sans", "ni", "aucun", "aucune", "interdit",
+    "not",
+    "never",
+    "no",
+    "cannot",
+    "without",
+    "nor",
+    "avoid",
+    "forbidden",
+    "ne",
+    "pas",
+    "jamais",
+    "sans",
+    "ni",
+    "aucun",
+    "aucune",
+    "interdit",
 ];
 
 /// Whether `prefix` (the text of the line before the call) forbids the call. `extra` are
@@ -103,7 +117,10 @@ mod tests {
 
     #[test]
     fn only_the_words_of_the_sentence_outside_strings() {
-        assert!(!forbids("submit_outcome(decline_reason=\"no change needed\", ", &[]));
+        assert!(!forbids(
+            "submit_outcome(decline_reason=\"no change needed\", ",
+            &[]
+        ));
         assert!(!forbids("Do not retry. Then call ", &[]));
         assert!(!forbids("| never | ", &[]));
         assert!(!forbids("a no-op is fine, call ", &[]));

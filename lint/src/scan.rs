@@ -94,7 +94,8 @@ pub fn front_matter(text: &str) -> Option<FrontMatter> {
     let yaml_start = start + first_end + 1;
     let mut pos = yaml_start;
     while pos < text.len() {
-        let line_end = memchr::memchr(b'\n', &text.as_bytes()[pos..]).map_or(text.len(), |i| pos + i);
+        let line_end =
+            memchr::memchr(b'\n', &text.as_bytes()[pos..]).map_or(text.len(), |i| pos + i);
         let line = text[pos..line_end].trim_end();
         if line == "---" || line == "..." {
             return Some(FrontMatter {
@@ -118,6 +119,8 @@ pub struct Candidate {
     pub qualified: bool,
     /// The word before the name on its line, when it is a definition keyword (`def`, `fn`).
     pub after_keyword: bool,
+    /// Whether white space separates the name from `(`.
+    pub spaced: bool,
 }
 
 /// Finds every `name(` and `name (` in `range` of `text` for which `keep(name, open)` says
@@ -163,6 +166,7 @@ pub fn candidates(
             open,
             qualified,
             after_keyword: after_keyword(bytes, start, i),
+            spaced: spaces > 0,
         });
     }
     out
@@ -548,7 +552,10 @@ fn code_spans(text: &str, span: Span, code: Context, prose: Context, out: &mut V
         i = e;
     }
     if runs.is_empty() {
-        out.push(Region { span, context: prose });
+        out.push(Region {
+            span,
+            context: prose,
+        });
         return;
     }
     // For each run length, the indexes of the runs of that length, and a cursor into them,
@@ -672,11 +679,7 @@ mod tests {
             .collect();
         assert_eq!(
             names,
-            [
-                ("b", true, false),
-                ("f", false, false),
-                ("k", false, true)
-            ]
+            [("b", true, false), ("f", false, false), ("k", false, true)]
         );
         assert!(pair_follows("f(\n  a = 1)", 1));
         assert!(!pair_follows("f(a == 1)", 1));

@@ -86,9 +86,11 @@ impl LineIndex {
         let offset = offset.min(text.len());
         let line = self.line_of(offset);
         let start = self.starts.get(line).copied().unwrap_or(0);
-        let column = text
-            .get(start..)
-            .map_or(0, |rest| rest.char_indices().take_while(|(i, _)| start + i < offset).count());
+        let column = text.get(start..).map_or(0, |rest| {
+            rest.char_indices()
+                .take_while(|(i, _)| start + i < offset)
+                .count()
+        });
         Position {
             line: line + 1,
             column: column + 1,

@@ -29,9 +29,17 @@ Use one of the listed values.
 ";
 
 /// The message for a value outside the enum.
-pub fn message(tool: &str, field: &str, value: &str, allowed: &[String], renamed_to: Option<&str>) -> String {
+pub fn message(
+    tool: &str,
+    field: &str,
+    value: &str,
+    allowed: &[String],
+    renamed_to: Option<&str>,
+) -> String {
     match renamed_to {
-        Some(new) => format!("`{value}` is no longer a value of `{field}` of `{tool}`: it was renamed to `{new}`"),
+        Some(new) => format!(
+            "`{value}` is no longer a value of `{field}` of `{tool}`: it was renamed to `{new}`"
+        ),
         None => format!(
             "`{value}` is not a valid `{field}` for `{tool}`; allowed: {}",
             super::code_list(allowed)

@@ -38,7 +38,10 @@ profile to the skill's front matter if the skill really serves it.
 /// The message.
 pub fn message(tool: &str, profiles: &[String], served_to: &[String]) -> String {
     if served_to.is_empty() {
-        format!("`{tool}` is not served to {}", super::profiles_phrase(profiles))
+        format!(
+            "`{tool}` is not served to {}",
+            super::profiles_phrase(profiles)
+        )
     } else {
         format!(
             "`{tool}` is not served to {} (it is served to {})",

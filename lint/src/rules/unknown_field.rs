@@ -33,7 +33,12 @@ Use the field's current name, or drop the pair.
 ";
 
 /// The message for an unknown field.
-pub fn message(tool: &str, field: &str, renamed_to: Option<&str>, suggestion: Option<&str>) -> String {
+pub fn message(
+    tool: &str,
+    field: &str,
+    renamed_to: Option<&str>,
+    suggestion: Option<&str>,
+) -> String {
     match (renamed_to, suggestion) {
         (Some(new), _) => format!("`{tool}` has no field `{field}`: it was renamed to `{new}`"),
         (None, Some(s)) => format!("`{tool}` has no field `{field}` (did you mean `{s}`?)"),

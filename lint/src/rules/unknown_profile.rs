@@ -34,8 +34,15 @@ Name a profile the surface has, or delete the skill.
 ";
 
 /// The message.
-pub fn message(name: &str, known: &[String], suggestion: Option<&str>, remaining: &[String]) -> String {
-    let hint = suggestion.map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+pub fn message(
+    name: &str,
+    known: &[String],
+    suggestion: Option<&str>,
+    remaining: &[String],
+) -> String {
+    let hint = suggestion
+        .map(|s| format!(" (did you mean `{s}`?)"))
+        .unwrap_or_default();
     let against = if remaining.is_empty() {
         "every profile".to_string()
     } else {

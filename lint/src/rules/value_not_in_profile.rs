@@ -35,7 +35,14 @@ Use a value the skill's profile may send, or move the call to a skill of a profi
 ";
 
 /// The message for a value.
-pub fn value_message(tool: &str, field: &str, value: &str, profiles: &[String], allowed_here: &[String], allowed_for: &[String]) -> String {
+pub fn value_message(
+    tool: &str,
+    field: &str,
+    value: &str,
+    profiles: &[String],
+    allowed_here: &[String],
+    allowed_for: &[String],
+) -> String {
     let here = if allowed_here.is_empty() {
         String::new()
     } else {
@@ -49,7 +56,12 @@ pub fn value_message(tool: &str, field: &str, value: &str, profiles: &[String], 
 }
 
 /// The message for a field of another profile's schema.
-pub fn field_message(tool: &str, field: &str, profiles: &[String], allowed_for: &[String]) -> String {
+pub fn field_message(
+    tool: &str,
+    field: &str,
+    profiles: &[String],
+    allowed_for: &[String],
+) -> String {
     format!(
         "`{tool}` has no field `{field}` for {}; only {} has it",
         super::profiles_phrase(profiles),

@@ -1,0 +1,470 @@
+//! `toolgate lint`: check every literal tool call in skill and agent files.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use clap::{Args, ValueEnum};
+use toolgate_schema::{Origin, Surface};
+
+use super::{CatalogArg, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, SurfaceSource};
+use crate::baseline::{self, Baseline, Record};
+use crate::config::{self, Config};
+use crate::finding::Finding;
+use crate::lint::{FileLint, Linter, Settings};
+use crate::render::{self, Format, Totals};
+use crate::rules::Severity;
+use crate::walk;
+
+/// `--format` values.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum FormatArg {
+    /// rustc-style snippets with the span underlined (the default).
+    Full,
+    /// `path:line:col: rule: message`, one a line.
+    Concise,
+    /// A JSON array of findings.
+    Json,
+    /// GitHub Actions annotations.
+    Github,
+    /// SARIF 2.1.0, for code scanning.
+    Sarif,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Full => Format::Full,
+            FormatArg::Concise => Format::Concise,
+            FormatArg::Json => Format::Json,
+            FormatArg::Github => Format::Github,
+            FormatArg::Sarif => Format::Sarif,
+        }
+    }
+}
+
+/// Arguments of `toolgate lint`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  toolgate lint --catalog tatara skills/\n  toolgate lint --manifest tool-manifest.json --format github\n  toolgate lint --format sarif > toolgate.sarif\n  toolgate explain unknown-field\n\nFolders are walked for SKILL.md and .claude/agents/*.md (see toolgate.toml's `include`), skipping .git, target, node_modules and what .gitignore ignores.\n\nExit codes: 0 no error findings, 1 error findings, 2 could not check everything (no or bad surface, bad configuration, a file that could not be read or decoded); 2 wins over 1, and the findings of the files that were checked are still printed."
+)]
+pub struct LintArgs {
+    /// Files or folders to lint (default: the current folder).
+    #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// The surface: a bundled catalog (tatara, maetra) or a catalog folder.
+    #[arg(long, value_name = "NAME|DIR", conflicts_with = "manifest")]
+    catalog: Option<String>,
+    /// The surface: a toolgate manifest, or a tatara-format one (names and enums only: fewer
+    /// checks, and the run says which were skipped).
+    #[arg(long, value_name = "FILE")]
+    manifest: Option<PathBuf>,
+    /// The configuration file (default: toolgate.toml, looked for upward from the first PATH).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// The output format.
+    #[arg(long, value_enum, default_value = "full")]
+    format: FormatArg,
+    /// Report only findings not recorded in FILE; when FILE does not exist, record today's
+    /// findings in it and pass.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Rewrite the baseline FILE with today's findings.
+    #[arg(long, requires = "baseline")]
+    update_baseline: bool,
+    /// A missing, unreadable or empty manifest is a warning and the run passes (exit 0),
+    /// instead of failing closed (exit 2).
+    #[arg(long)]
+    allow_missing_manifest: bool,
+}
+
+/// One linted file, ready to print.
+#[derive(Default)]
+struct Done {
+    path: String,
+    error: Option<String>,
+    lint: FileLint,
+    rendered: String,
+    records: Vec<Record>,
+    sarif: Vec<(Finding, String)>,
+    baselined: usize,
+}
+
+/// Files linted per batch: the output of a batch is printed, in order, before the next one
+/// starts, so memory stays bounded whatever the number of files.
+const BATCH: usize = 512;
+
+fn load_surface(args: &LintArgs, config: &Config) -> Result<Surface, u8> {
+    let source = if let Some(c) = &args.catalog {
+        SurfaceSource::Catalog(CatalogArg::parse(c))
+    } else if let Some(m) = &args.manifest {
+        SurfaceSource::Manifest(m.clone())
+    } else if let Some(c) = &config.catalog {
+        SurfaceSource::Catalog(CatalogArg::parse(c))
+    } else if let Some(m) = &config.manifest {
+        SurfaceSource::Manifest(m.clone())
+    } else {
+        eprintln!(
+            "error: no surface to check against: give --catalog NAME|DIR or --manifest FILE, or set `catalog` or `manifest` in toolgate.toml"
+        );
+        return Err(EXIT_ERROR);
+    };
+    let is_manifest = matches!(source, SurfaceSource::Manifest(_));
+    let allow = args.allow_missing_manifest && is_manifest;
+    match source.load() {
+        Ok(s) if s.tools.is_empty() => {
+            let what = match &source {
+                SurfaceSource::Manifest(p) => {
+                    format!("{}: the manifest lists no tool", p.display())
+                }
+                SurfaceSource::Catalog(_) => "the catalog has no tool".to_string(),
+            };
+            if allow {
+                eprintln!("warning: {what}; nothing checked (--allow-missing-manifest)");
+                Err(EXIT_OK)
+            } else {
+                eprintln!(
+                    "error: {what}; failing closed (--allow-missing-manifest makes this a warning)"
+                );
+                Err(EXIT_ERROR)
+            }
+        }
+        Ok(s) => Ok(s),
+        Err(e) => {
+            if allow {
+                for d in &e.0 {
+                    eprintln!("warning: {d}");
+                }
+                eprintln!("warning: no manifest; nothing checked (--allow-missing-manifest)");
+                Err(EXIT_OK)
+            } else {
+                eprintln!("{e}");
+                if is_manifest {
+                    eprintln!(
+                        "error: cannot check without a surface; failing closed (--allow-missing-manifest makes a missing manifest a warning)"
+                    );
+                }
+                Err(EXIT_ERROR)
+            }
+        }
+    }
+}
+
+/// `toolgate lint`
+pub fn lint(args: &LintArgs) -> u8 {
+    let paths: Vec<PathBuf> = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let config_path = match &args.config {
+        Some(p) => Some(p.clone()),
+        None => config::find(&paths[0]),
+    };
+    let config = match &config_path {
+        Some(p) => match Config::load(p) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return EXIT_ERROR;
+            }
+        },
+        None => Config::defaults(PathBuf::from(".")),
+    };
+    let surface = match load_surface(args, &config) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    if surface.origin == Origin::NamesAndEnums {
+        eprintln!(
+            "note: a tatara-format manifest lists only tool names and enum values: checked unknown-tool, invalid-value and wrong-type (enum fields only); skipped unknown-field, tool-not-in-profile, value-not-in-profile and unknown-profile"
+        );
+    }
+    let settings = Settings {
+        negation_words: config.negation_words.clone(),
+        severities: config.severities.clone(),
+    };
+    let linter = Linter::new(&surface, settings);
+    let (files, walk_errors) = walk::collect(&paths, &config);
+
+    let mut recorded: Option<Baseline> = None;
+    let mut write_baseline = false;
+    if let Some(b) = &args.baseline {
+        if args.update_baseline || !b.exists() {
+            write_baseline = true;
+        } else {
+            match std::fs::read_to_string(b)
+                .map_err(|e| e.to_string())
+                .and_then(|t| Baseline::parse(&t))
+            {
+                Ok(bl) => recorded = Some(bl),
+                Err(e) => {
+                    eprintln!("error: {}: {e}", b.display());
+                    return EXIT_ERROR;
+                }
+            }
+        }
+    }
+
+    let format: Format = args.format.into();
+    let mut out = Output::new();
+    let mut totals = Totals::default();
+    let mut incomplete = !walk_errors.is_empty();
+    let mut json = render::json::Writer::default();
+    let mut sarif: Vec<(Finding, String)> = Vec::new();
+    let mut records: Vec<Record> = Vec::new();
+    let mut messages: Vec<String> = walk_errors
+        .iter()
+        .map(|e| format!("error: {}: {}", e.path, e.message))
+        .collect();
+    totals.unchecked += walk_errors.len();
+
+    for batch in files.chunks(BATCH) {
+        let baselines: Vec<Option<Baseline>> = batch
+            .iter()
+            .map(|p| recorded.as_mut().map(|b| b.split_for(&walk::display(p))))
+            .collect();
+        let done = lint_batch(batch, baselines, &linter, &config, format, write_baseline);
+        for d in done {
+            if let Some(e) = &d.error {
+                messages.push(format!("error: {}: {e}", d.path));
+                incomplete = true;
+                totals.unchecked += 1;
+                continue;
+            }
+            totals.files += 1;
+            totals.calls += d.lint.calls;
+            totals.baselined += d.baselined;
+            for e in &d.lint.errors {
+                messages.push(format!("error: {e}"));
+                incomplete = true;
+            }
+            if !d.lint.errors.is_empty() {
+                totals.unchecked += 1;
+            }
+            for w in &d.lint.warnings {
+                messages.push(format!("warning: {w}"));
+            }
+            if !d.lint.findings.is_empty() {
+                totals.files_with_findings += 1;
+            }
+            for f in &d.lint.findings {
+                match f.severity {
+                    Severity::Error => totals.errors += 1,
+                    Severity::Warning => totals.warnings += 1,
+                }
+            }
+            match format {
+                Format::Json => out.write(&json.push(&d.lint.findings)),
+                Format::Sarif => sarif.extend(d.sarif),
+                _ => out.write(&d.rendered),
+            }
+            records.extend(d.records);
+        }
+    }
+    match format {
+        Format::Json => out.write(&json.finish()),
+        Format::Sarif => out.write(&render::sarif::render(&sarif)),
+        _ => {}
+    }
+    if write_baseline && let Some(b) = &args.baseline {
+        let n = records.len();
+        let text = baseline::write(&mut records);
+        if let Err(e) = std::fs::write(b, text) {
+            eprintln!("error: {}: cannot write the baseline: {e}", b.display());
+            return EXIT_ERROR;
+        }
+        eprintln!(
+            "baseline: recorded {n} finding{} in {}; later runs with --baseline report only new ones",
+            if n == 1 { "" } else { "s" },
+            b.display()
+        );
+        totals.errors = 0;
+        totals.warnings = 0;
+        totals.baselined = n;
+    }
+    if files.is_empty() && walk_errors.is_empty() {
+        messages.push(format!(
+            "warning: no file to lint under {} (looked for {})",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            if config.path.is_some() {
+                "the configuration's `include` globs".to_string()
+            } else {
+                config::DEFAULT_INCLUDE.join(", ")
+            }
+        ));
+    }
+    if format.is_human() {
+        out.write(&format!("{}\n", render::summary(&totals)));
+    }
+    let write_failed = out.failed;
+    for m in &messages {
+        eprintln!("{m}");
+    }
+    if write_failed {
+        return EXIT_ERROR;
+    }
+    if incomplete {
+        EXIT_ERROR
+    } else if totals.errors > 0 {
+        EXIT_FINDINGS
+    } else {
+        EXIT_OK
+    }
+}
+
+fn lint_batch(
+    batch: &[PathBuf],
+    baselines: Vec<Option<Baseline>>,
+    linter: &Linter<'_>,
+    config: &Config,
+    format: Format,
+    write_baseline: bool,
+) -> Vec<Done> {
+    let next = AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<(Option<Baseline>, Option<Done>)>> = baselines
+        .into_iter()
+        .map(|b| std::sync::Mutex::new((b, None)))
+        .collect();
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(batch.len().max(1));
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(path) = batch.get(i) else { break };
+                    let mut slot = match slots[i].lock() {
+                        Ok(g) => g,
+                        Err(p) => p.into_inner(),
+                    };
+                    let baseline = slot.0.take();
+                    slot.1 = Some(lint_one(
+                        path,
+                        baseline,
+                        linter,
+                        config,
+                        format,
+                        write_baseline,
+                    ));
+                }
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .unwrap_or_else(|p| p.into_inner())
+                .1
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn lint_one(
+    path: &Path,
+    baseline: Option<Baseline>,
+    linter: &Linter<'_>,
+    config: &Config,
+    format: Format,
+    write_baseline: bool,
+) -> Done {
+    let shown = walk::display(path);
+    let text = match walk::read(path) {
+        Ok(t) => t,
+        Err(e) => {
+            return Done {
+                path: shown,
+                error: Some(e),
+                ..Done::default()
+            };
+        }
+    };
+    let mut lint = linter.lint_text(&shown, &text, config.mapped_profiles(path));
+    let mut baselined = 0;
+    if let Some(mut b) = baseline {
+        lint.findings.retain(|f| {
+            let old = b.take(&baseline::key(f, &text));
+            baselined += usize::from(old);
+            !old
+        });
+    }
+    let mut records = Vec::new();
+    if write_baseline {
+        records = lint
+            .findings
+            .iter()
+            .map(|f| Record {
+                key: baseline::key(f, &text),
+                line: f.start.line,
+                message: f.message.clone(),
+            })
+            .collect();
+    }
+    let (rendered, sarif) = if write_baseline {
+        (String::new(), Vec::new())
+    } else {
+        match format {
+            Format::Full => (render::full::render(&text, &lint.findings), Vec::new()),
+            Format::Concise => (render::concise::render(&lint.findings), Vec::new()),
+            Format::Github => (render::github::render(&lint.findings), Vec::new()),
+            Format::Json => (String::new(), Vec::new()),
+            Format::Sarif => (
+                String::new(),
+                lint.findings
+                    .iter()
+                    .map(|f| (f.clone(), baseline::fingerprint(f, &text)))
+                    .collect(),
+            ),
+        }
+    };
+    if write_baseline {
+        lint.findings.clear();
+    }
+    Done {
+        path: shown,
+        error: None,
+        lint,
+        rendered,
+        records,
+        sarif,
+        baselined,
+    }
+}
+
+/// Standard output, where a closed pipe ends output quietly.
+struct Output {
+    out: std::io::Stdout,
+    closed: bool,
+    failed: bool,
+}
+
+impl Output {
+    fn new() -> Output {
+        Output {
+            out: std::io::stdout(),
+            closed: false,
+            failed: false,
+        }
+    }
+
+    fn write(&mut self, s: &str) {
+        if self.closed || s.is_empty() {
+            return;
+        }
+        let mut lock = self.out.lock();
+        if let Err(e) = lock.write_all(s.as_bytes()).and_then(|()| lock.flush()) {
+            self.closed = true;
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                eprintln!("error: cannot write to standard output: {e}");
+                self.failed = true;
+            }
+        }
+    }
+}

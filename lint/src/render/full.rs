@@ -1,0 +1,58 @@
+//! `--format full`: rustc-style snippets, rendered by annotate-snippets.
+
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+
+use crate::finding::Finding;
+use crate::rules::Severity;
+use crate::text::LineIndex;
+
+/// Renders the findings of one file; `text` is the file's content.
+pub fn render(text: &str, findings: &[Finding]) -> String {
+    if findings.is_empty() {
+        return String::new();
+    }
+    let lines = LineIndex::new(text);
+    let renderer = Renderer::plain();
+    let mut out = String::new();
+    for f in findings {
+        let first = lines.line_of(f.span.start);
+        let last = lines.line_of(f.span.end.saturating_sub(1).max(f.span.start));
+        let start = lines.line_span(text, first).start;
+        let end = lines.line_span(text, last).end.max(start);
+        let source = &text[start..end];
+        let rel = (f.span.start - start).min(source.len())
+            ..(f.span.end.saturating_sub(start)).min(source.len());
+        let label = match &f.suggestion {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => String::new(),
+        };
+        let level = match f.severity {
+            Severity::Error => Level::ERROR,
+            Severity::Warning => Level::WARNING,
+        };
+        let mut annotation = AnnotationKind::Primary.span(rel);
+        if !label.is_empty() {
+            annotation = annotation.label(label);
+        }
+        let mut report = vec![
+            level
+                .primary_title(f.message.as_str())
+                .id(f.rule.name())
+                .element(
+                    Snippet::source(source)
+                        .line_start(first + 1)
+                        .path(f.path.as_str())
+                        .annotation(annotation),
+                ),
+        ];
+        if let Some(fix) = &f.fix {
+            report.push(Group::with_title(Level::HELP.secondary_title(format!(
+                "the catalog declares this rename: write `{}`",
+                fix.replacement
+            ))));
+        }
+        out.push_str(&renderer.render(&report));
+        out.push_str("\n\n");
+    }
+    out
+}

@@ -1,0 +1,174 @@
+//! Which files to lint: the paths given, folders walked in parallel with the `ignore` crate
+//! (`.gitignore` rules honoured, `.git`, `target` and `node_modules` skipped, hidden folders
+//! such as `.claude/agents/` walked), filtered by the configuration's globs.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use ignore::{WalkBuilder, WalkState};
+
+use crate::config::Config;
+
+/// Folders never walked.
+pub const SKIPPED_DIRS: &[&str] = &[".git", "target", "node_modules"];
+
+/// A path that could not be walked, with why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WalkError {
+    /// The path, as shown.
+    pub path: String,
+    /// Why.
+    pub message: String,
+}
+
+/// The files to lint under `paths`, sorted, each once; and what could not be walked.
+pub fn collect(paths: &[PathBuf], config: &Config) -> (Vec<PathBuf>, Vec<WalkError>) {
+    let found = Mutex::new(Vec::new());
+    let errors = Mutex::new(Vec::new());
+    for root in paths {
+        let meta = std::fs::metadata(root);
+        match meta {
+            Err(e) => {
+                let message = if std::fs::symlink_metadata(root).is_ok() {
+                    format!("cannot follow this link: {e}")
+                } else if e.kind() == std::io::ErrorKind::NotFound {
+                    "no such file or folder".to_string()
+                } else {
+                    e.to_string()
+                };
+                push(
+                    &errors,
+                    WalkError {
+                        path: display(root),
+                        message,
+                    },
+                );
+                continue;
+            }
+            Ok(m) if m.is_file() => {
+                push(&found, root.clone());
+                continue;
+            }
+            Ok(_) => {}
+        }
+        let mut builder = WalkBuilder::new(root);
+        builder
+            .hidden(false)
+            .git_ignore(true)
+            .git_exclude(true)
+            .git_global(false)
+            .require_git(false)
+            .parents(true)
+            .follow_links(true)
+            .filter_entry(|e| {
+                !(e.depth() > 0
+                    && e.file_type().is_some_and(|t| t.is_dir())
+                    && e.file_name()
+                        .to_str()
+                        .is_some_and(|n| SKIPPED_DIRS.contains(&n)))
+            });
+        builder.build_parallel().run(|| {
+            let found = &found;
+            let errors = &errors;
+            Box::new(move |entry| {
+                match entry {
+                    Ok(e) => {
+                        if e.file_type().is_some_and(|t| t.is_file()) {
+                            let rel = config.relative(e.path());
+                            if config.include.is_match(&rel) && !config.exclude.is_match(&rel) {
+                                push(found, e.into_path());
+                            }
+                        }
+                    }
+                    Err(err) => push(errors, walk_error(&err)),
+                }
+                WalkState::Continue
+            })
+        });
+    }
+    let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    files.sort();
+    files.dedup();
+    let mut errs = errors.into_inner().unwrap_or_else(|e| e.into_inner());
+    errs.sort_by(|a, b| a.path.cmp(&b.path).then(a.message.cmp(&b.message)));
+    errs.dedup();
+    (files, errs)
+}
+
+fn push<T>(m: &Mutex<Vec<T>>, v: T) {
+    match m.lock() {
+        Ok(mut g) => g.push(v),
+        Err(p) => p.into_inner().push(v),
+    }
+}
+
+fn walk_error(err: &ignore::Error) -> WalkError {
+    fn inner(err: &ignore::Error) -> (Option<PathBuf>, String) {
+        match err {
+            ignore::Error::WithPath { path, err } => (Some(path.clone()), inner(err).1),
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                inner(err)
+            }
+            ignore::Error::Loop { child, ancestor } => (
+                Some(child.clone()),
+                format!(
+                    "a symbolic link loop (it leads back to {})",
+                    display(ancestor)
+                ),
+            ),
+            ignore::Error::Io(e) => (None, e.to_string()),
+            other => (None, other.to_string()),
+        }
+    }
+    let (path, message) = inner(err);
+    WalkError {
+        path: path.map_or_else(|| "?".to_string(), |p| display(&p)),
+        message,
+    }
+}
+
+/// A path as shown: relative to the current folder when it is under it, `./` dropped.
+pub fn display(path: &Path) -> String {
+    let shown = if path.is_absolute() {
+        std::env::current_dir()
+            .ok()
+            .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+            .unwrap_or_else(|| path.to_path_buf())
+    } else {
+        path.to_path_buf()
+    };
+    let s = shown.to_string_lossy().into_owned();
+    let mut s = s.as_str();
+    while let Some(rest) = s.strip_prefix("./") {
+        s = rest;
+    }
+    s.to_string()
+}
+
+/// The largest file linted; a skill is a few kilobytes.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads a file to lint, or says why it cannot be read.
+pub fn read(path: &Path) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
+    if !meta.is_file() {
+        return Err("is not a regular file".to_string());
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "is {:.1} MiB, more than the {} MiB a skill file may have; not checked",
+            meta.len() as f64 / (1024.0 * 1024.0),
+            MAX_FILE_BYTES / (1024 * 1024)
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read it: {e}"))?;
+    if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
+        return Err("is a binary file (it holds NUL bytes); not checked".to_string());
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        format!("is not valid UTF-8 (bad byte at offset {at}, line {line}); not checked")
+    })
+}
