@@ -1,4 +1,11 @@
 //! The bundled catalogs, `tatara` and `maetra`, expanded by `catalog!` at compile time.
+//!
+//! Each module holds what the macro generates for its catalog: argument types per tool
+//! (`tatara::mr_write::Args`, the restricted `tatara::mr_write::RefineArgs`), the `Profile`
+//! enum and `Session`, a handler trait per profile (`tatara::ImplementHandler`), dispatch
+//! (`tatara::dispatch_implement`, `tatara::dispatch`), and the manifest and `tools/list`
+//! constants that `toolgate manifest` and `toolgate tools-list` print for bundled catalogs.
+//! The golden files under `generated/golden/` are these constants, kept equal by a test.
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
@@ -34,4 +41,46 @@ pub fn load_bundled(
         std::path::Path::new("schema").join(name).as_path(),
         sources,
     ))
+}
+
+/// The environment variable a bundled catalog's selector reads (`None` for an unknown name).
+pub fn selector_env(name: &str) -> Option<&'static str> {
+    match name {
+        "tatara" => Some(tatara::SELECTOR_ENV),
+        "maetra" => Some(maetra::SELECTOR_ENV),
+        _ => None,
+    }
+}
+
+/// A bundled catalog's manifest as compiled in: toolgate's format, or with `tatara_format`
+/// the format of `tatara tool-manifest` (`None` for an unknown name).
+pub fn manifest(name: &str, tatara_format: bool) -> Option<&'static str> {
+    match (name, tatara_format) {
+        ("tatara", false) => Some(tatara::MANIFEST_JSON),
+        ("tatara", true) => Some(tatara::TATARA_FORMAT_MANIFEST_JSON),
+        ("maetra", false) => Some(maetra::MANIFEST_JSON),
+        ("maetra", true) => Some(maetra::TATARA_FORMAT_MANIFEST_JSON),
+        _ => None,
+    }
+}
+
+/// The `tools/list` a bundled catalog serves for a selector value, resolved fail closed,
+/// with the warning to print when it failed closed (`None` for an unknown name).
+pub fn tools_list(
+    name: &str,
+    requested: &str,
+) -> Option<(std::borrow::Cow<'static, str>, Option<String>)> {
+    fn of<P: toolgate_schema::runtime::CatalogProfile>(
+        session: toolgate_schema::runtime::Session<P>,
+    ) -> (std::borrow::Cow<'static, str>, Option<String>) {
+        (
+            session.tools_list_json(),
+            session.warning().map(str::to_string),
+        )
+    }
+    match name {
+        "tatara" => Some(of(tatara::Session::resolve(requested))),
+        "maetra" => Some(of(maetra::Session::resolve(requested))),
+        _ => None,
+    }
 }

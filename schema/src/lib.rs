@@ -18,6 +18,8 @@
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+#[cfg(feature = "codegen")]
+pub mod codegen;
 pub mod diag;
 pub mod diff;
 pub mod files;
@@ -25,6 +27,7 @@ pub mod json;
 pub mod load;
 pub mod locate;
 pub mod model;
+pub mod runtime;
 pub mod suggest;
 pub mod surface;
 pub mod validate;

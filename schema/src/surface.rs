@@ -151,57 +151,24 @@ impl Surface {
             .selector
             .as_ref()
             .map_or_else(|| "the profile".to_string(), |s| s.env.clone());
-        let wanted: Vec<&str> = if combine {
-            requested
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .collect()
-        } else {
-            let t = requested.trim();
-            if t.is_empty() { Vec::new() } else { vec![t] }
-        };
         let known: Vec<&str> = self.profiles.iter().map(|p| p.name.as_str()).collect();
-        let fail = |why: String| Session {
-            profiles: Vec::new(),
-            fail_closed: true,
-            warning: Some(format!(
-                "{why}; failing closed: serving only the {} always-on tool{} (known profiles: {})",
-                self.fail_closed.len(),
-                if self.fail_closed.len() == 1 { "" } else { "s" },
-                known.join(", ")
-            )),
-        };
-        if wanted.is_empty() {
-            return fail(format!("no profile given ({var} is empty or unset)"));
-        }
-        let unknown: Vec<&str> = wanted
-            .iter()
-            .copied()
-            .filter(|w| !known.contains(w))
-            .collect();
-        if !unknown.is_empty() {
-            let names: Vec<String> = unknown.iter().map(|u| format!("\"{u}\"")).collect();
-            let what = if combine && wanted.len() > 1 {
-                format!(
-                    "unknown profile {} in the combination \"{}\" ({var})",
-                    names.join(", "),
-                    requested.trim()
-                )
-            } else {
-                format!("unknown profile {} ({var})", names.join(", "))
-            };
-            return fail(what);
-        }
-        let profiles = known
-            .iter()
-            .filter(|k| wanted.contains(k))
-            .map(|k| k.to_string())
-            .collect();
-        Session {
-            profiles,
-            fail_closed: false,
-            warning: None,
+        match crate::runtime::resolve_profiles(
+            &known,
+            combine,
+            &var,
+            self.fail_closed.len(),
+            requested,
+        ) {
+            Ok(indices) => Session {
+                profiles: indices.iter().map(|&i| known[i].to_string()).collect(),
+                fail_closed: false,
+                warning: None,
+            },
+            Err(warning) => Session {
+                profiles: Vec::new(),
+                fail_closed: true,
+                warning: Some(warning),
+            },
         }
     }
 
@@ -501,6 +468,19 @@ fn effective_schema(
         None if tool.variants.len() == 1 => 0,
         None => return None,
     };
+    let mut schema = variant_input(catalog, tool, index)?;
+    if let Some(cells) = profile.and_then(|p| tool.restrictions.get(p))
+        && let Some(obj) = schema.as_object_mut()
+    {
+        restrict(obj, cells);
+    }
+    Some((index, schema))
+}
+
+/// The input schema of variant `index` of `tool` with its group's parameters added (first,
+/// before the tool's own properties): what every profile given that variant without a
+/// restriction is served.
+pub fn variant_input(catalog: &Catalog, tool: &Tool, index: usize) -> Option<Schema> {
     let variant = tool.variants.get(index)?;
     let mut schema = variant.input.clone();
     if let (Some(group), Some(obj)) = (catalog.group(&tool.group), schema.as_object_mut()) {
@@ -520,33 +500,33 @@ fn effective_schema(
         obj.properties = props;
         obj.required = required;
     }
-    if let Some(cells) = profile.and_then(|p| tool.restrictions.get(p))
-        && let Some(obj) = schema.as_object_mut()
-    {
-        for (field, allowed) in cells {
-            if let Some(prop) = obj.property_mut(field)
-                && let Kind::String(rules) = &mut prop.kind
+    Some(schema)
+}
+
+/// Narrows the top-level string fields of a restricted cell to the values allowed.
+fn restrict(obj: &mut crate::model::ObjectRules, cells: &NameLists) {
+    for (field, allowed) in cells {
+        if let Some(prop) = obj.property_mut(field)
+            && let Kind::String(rules) = &mut prop.kind
+        {
+            let narrowed: Vec<String> = match &rules.enum_values {
+                Some(values) => values
+                    .iter()
+                    .filter(|v| allowed.contains(v))
+                    .cloned()
+                    .collect(),
+                None => allowed.clone(),
+            };
+            if let Some(Value::String(d)) = &prop.default
+                && !narrowed.contains(d)
             {
-                let narrowed: Vec<String> = match &rules.enum_values {
-                    Some(values) => values
-                        .iter()
-                        .filter(|v| allowed.contains(v))
-                        .cloned()
-                        .collect(),
-                    None => allowed.clone(),
-                };
-                if let Some(Value::String(d)) = &prop.default
-                    && !narrowed.contains(d)
-                {
-                    prop.default = None;
-                }
-                if let Kind::String(rules) = &mut prop.kind {
-                    rules.enum_values = Some(narrowed);
-                }
+                prop.default = None;
+            }
+            if let Kind::String(rules) = &mut prop.kind {
+                rules.enum_values = Some(narrowed);
             }
         }
     }
-    Some((index, schema))
 }
 
 fn surface_tool(catalog: &Catalog, tool: &Tool) -> SurfaceTool {

@@ -1,0 +1,214 @@
+//! The code generator behind `catalog!`: a checked [`Catalog`] in, Rust tokens out.
+//!
+//! [`generate`] is a plain function returning a [`proc_macro2::TokenStream`], so it is
+//! tested here without a compiler; the proc-macro crate only finds the folder, loads it and
+//! hands the result to the compiler. Split as serde_derive and typify are:
+//!
+//! - [`naming`]: Rust identifiers from JSON names, and the scopes in which two names that
+//!   convert to one identifier are an error;
+//! - [`types`]: one module per tool with its argument types;
+//! - [`profiles`]: the `Profile` enum, one handler trait per profile, dispatch, and the
+//!   manifest and `tools/list` constants.
+//!
+//! What the generated code looks like, for a catalog with a profile `implement`:
+//!
+//! ```text
+//! pub const SOURCES, CATALOG, SELECTOR_ENV, MANIFEST_JSON, TATARA_FORMAT_MANIFEST_JSON,
+//!           FAIL_CLOSED_TOOLS_LIST_JSON, TOOL_NAMES, ALWAYS_ON, TOOLS_LISTS
+//! pub mod mr_write { pub struct Args { .. } pub enum Action { .. } pub struct RefineArgs .. }
+//! pub enum Profile { Implement, .. }            // + Session = runtime::Session<Profile>
+//! pub trait AlwaysOnHandler { type Output; fn task_get(&self, arguments: task_get::Args) -> Self::Output; .. }
+//! pub trait ImplementHandler: AlwaysOnHandler { fn mr_write(&self, arguments: mr_write::Args) -> Self::Output; .. }
+//! pub trait Handler: AlwaysOnHandler + ImplementHandler + .. {}
+//! pub struct EchoHandler;                      // answers each call with its typed arguments
+//! pub fn dispatch_implement(handler, tool, arguments) -> Result<Output, CallError>
+//! pub fn dispatch(session, handler, tool, arguments) -> Result<Output, CallError>
+//! ```
+
+pub mod naming;
+pub mod profiles;
+pub mod types;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+use crate::diag::{Ctxt, Errors, SourceText};
+use crate::load::{Catalog, SourceFile};
+use crate::locate::Pointer;
+use crate::surface::Surface;
+
+/// What to generate besides the defaults.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Derive `schemars::JsonSchema` on every argument type (the invoking crate then needs
+    /// `schemars`), with the constraints and `if`/`then` carried as schema extensions. Doc
+    /// comments are left out in this mode, since schemars would read them as descriptions.
+    pub schemars: bool,
+}
+
+/// The generator's input.
+#[derive(Clone, Copy, Debug)]
+pub struct Input<'a> {
+    /// The checked catalog.
+    pub catalog: &'a Catalog,
+    /// The catalog folder as messages name it (relative to the invoking crate).
+    pub display: &'a Path,
+    /// The catalog's files, to place errors at a line and column.
+    pub sources: &'a [SourceFile],
+    /// Each file read, relative to the catalog folder, and the path `include_bytes!` takes
+    /// for it (absolute, so the compiler tracks it).
+    pub include: &'a [(String, String)],
+    /// What to generate.
+    pub options: Options,
+}
+
+/// A place in a catalog file: the file (relative to the catalog folder) and a JSON pointer.
+#[derive(Clone, Debug)]
+pub(crate) struct Loc {
+    pub file: String,
+    pub pointer: Pointer,
+}
+
+impl Loc {
+    pub(crate) fn new(file: &str, pointer: Pointer) -> Loc {
+        Loc {
+            file: file.to_string(),
+            pointer,
+        }
+    }
+
+    pub(crate) fn key(&self, key: &str) -> Loc {
+        Loc {
+            file: self.file.clone(),
+            pointer: self.pointer.key(key),
+        }
+    }
+
+    pub(crate) fn index(&self, i: usize) -> Loc {
+        Loc {
+            file: self.file.clone(),
+            pointer: self.pointer.index(i),
+        }
+    }
+
+    pub(crate) fn prop(&self, name: &str) -> Loc {
+        self.key("properties").key(name)
+    }
+}
+
+/// Errors found while generating, placed in the catalog's files.
+pub(crate) struct Errs {
+    cx: Ctxt,
+    sources: BTreeMap<String, SourceText>,
+    display: PathBuf,
+}
+
+impl Errs {
+    fn new(input: &Input<'_>) -> Errs {
+        let sources = input
+            .sources
+            .iter()
+            .map(|s| {
+                let bytes = s
+                    .bytes
+                    .strip_prefix(&[0xEF, 0xBB, 0xBF])
+                    .unwrap_or(&s.bytes);
+                (
+                    s.rel.clone(),
+                    SourceText {
+                        path: input.display.join(&s.rel),
+                        text: String::from_utf8_lossy(bytes).into_owned(),
+                    },
+                )
+            })
+            .collect();
+        Errs {
+            cx: Ctxt::new(),
+            sources,
+            display: input.display.to_path_buf(),
+        }
+    }
+
+    pub(crate) fn at(&mut self, loc: &Loc, message: impl Into<String>) {
+        match self.sources.get(&loc.file) {
+            Some(source) => self.cx.at(source, &loc.pointer, message),
+            None => self
+                .cx
+                .file(&self.display.join(&loc.file), None, message.into()),
+        }
+    }
+}
+
+/// Generates the Rust code of a catalog, or every error found, each naming its file,
+/// JSON pointer and line:column (identifier collisions, names with nothing to make an
+/// identifier of).
+pub fn generate(input: &Input<'_>) -> Result<TokenStream, Errors> {
+    let catalog = input.catalog;
+    let options = input.options;
+    let surface = Surface::from_catalog(catalog);
+    let mut errs = Errs::new(input);
+
+    let mut modules = naming::Scope::new();
+    let mut tools: Vec<types::ToolOut> = Vec::new();
+    for (tool, surface_tool) in catalog.tools.iter().zip(&surface.tools) {
+        let file = tool
+            .variants
+            .first()
+            .map(|v| v.file.clone())
+            .unwrap_or_default();
+        let loc = Loc::new(&file, Pointer::root().key("name"));
+        let text = match naming::snake_ident_text(&tool.name) {
+            Ok(t) => t,
+            Err(why) => {
+                errs.at(&loc, format!("tool name {why}"));
+                continue;
+            }
+        };
+        if let Err(first) = modules.claim(&text, &format!("`{}` ({file})", tool.name)) {
+            errs.at(
+                &loc,
+                format!(
+                    "tools {first} and `{}` ({file}) would both be the Rust module and method `{text}`; rename one",
+                    tool.name
+                ),
+            );
+            continue;
+        }
+        let module: Ident = naming::ident(&text);
+        tools.push(types::tool_module(
+            catalog,
+            tool,
+            surface_tool,
+            module,
+            &options,
+            &mut errs,
+        ));
+    }
+    let profile_items = profiles::generate(catalog, &surface, &tools, &options, &mut errs);
+    let sources = sources_const(input.include);
+    errs.cx.finish(())?;
+
+    let tool_tokens = tools.iter().map(|t| &t.tokens);
+    Ok(quote! {
+        #sources
+        #(#tool_tokens)*
+        #profile_items
+    })
+}
+
+fn sources_const(include: &[(String, String)]) -> TokenStream {
+    let entries = include
+        .iter()
+        .map(|(rel, abs)| quote!((#rel, ::core::include_bytes!(#abs) as &[u8])));
+    quote! {
+        /// Every file of the catalog, relative to its folder, as compiled in. The
+        /// `include_bytes!` also makes the compiler rebuild this code when a file changes.
+        pub const SOURCES: &[(&str, &[u8])] = &[#(#entries),*];
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,514 @@
+//! Profiles, handler traits, dispatch, and the manifest and `tools/list` constants.
+//!
+//! Each profile gets a trait with exactly the tools it is granted besides the always-on ones
+//! (those live in `AlwaysOnHandler`, its supertrait, written once): a server for that profile
+//! that leaves a tool out does not compile, and the argument type of each method is the one
+//! the profile is served, so refine's `mr_write` takes the narrower restricted type.
+//!
+//! Dispatch matches the tool name against the profile's tools only: a tool that exists but
+//! is not granted falls through to the same `CallError::UnknownTool` as a name that exists
+//! nowhere. The constants are written by the same functions as the run-time path
+//! ([`Surface::manifest_json`], [`Surface::tools_list_json`], [`to_pretty`]), so the bytes
+//! are the same.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::naming::{Scope, camel_ident_text, ident, snake_ident_text};
+use super::types::ToolOut;
+use super::{Errs, Loc, Options};
+use crate::json::to_pretty;
+use crate::load::{Catalog, MATRIX_FILE};
+use crate::locate::Pointer;
+use crate::surface::{Entry, Surface, SurfaceTool};
+
+/// Up to this many profiles, a combining catalog gets a compiled-in `tools/list` for every
+/// combination (2^6 - 1 = 63 lists); past it, combinations are built at run time from the
+/// manifest constant by the same writer.
+const MAX_COMBINED_PROFILES: usize = 6;
+
+struct ProfileNames {
+    name: String,
+    variant: Ident,
+    snake: String,
+}
+
+struct Method<'a> {
+    tool: &'a ToolOut,
+    ty: Ident,
+    entry: &'a Entry,
+}
+
+fn method_tokens(m: &Method<'_>) -> TokenStream {
+    let module = &m.tool.module;
+    let ty = &m.ty;
+    let doc = format!("`{}`: {}", m.tool.name, m.entry.description);
+    quote! {
+        #[doc = #doc]
+        fn #module(&self, arguments: #module::#ty) -> Self::Output;
+    }
+}
+
+fn echo_tokens(m: &Method<'_>) -> TokenStream {
+    let module = &m.tool.module;
+    let ty = &m.ty;
+    let name = &m.tool.name;
+    quote! {
+        fn #module(&self, arguments: #module::#ty) -> ::serde_json::Value {
+            ::toolgate_schema::runtime::echo(#name, &arguments)
+        }
+    }
+}
+
+fn arm_tokens(trait_ident: &Ident, m: &Method<'_>) -> TokenStream {
+    let module = &m.tool.module;
+    let ty = &m.ty;
+    let name = &m.tool.name;
+    quote! {
+        #name => ::core::result::Result::Ok(<H as #trait_ident>::#module(
+            handler,
+            ::toolgate_schema::runtime::RawArguments::parse::<#module::#ty>(arguments)?,
+        ))
+    }
+}
+
+fn method_for<'a>(
+    tools: &'a [ToolOut],
+    surface_tool: &'a SurfaceTool,
+    entry_index: usize,
+) -> Option<Method<'a>> {
+    let tool = tools.iter().find(|t| t.name == surface_tool.name)?;
+    Some(Method {
+        tool,
+        ty: tool.entry_types.get(entry_index)?.clone(),
+        entry: surface_tool.entries.get(entry_index)?,
+    })
+}
+
+/// The profile items of a catalog.
+pub(crate) fn generate(
+    catalog: &Catalog,
+    surface: &Surface,
+    tools: &[ToolOut],
+    options: &Options,
+    errs: &mut Errs,
+) -> TokenStream {
+    let allow = if options.schemars {
+        quote!(#[allow(missing_docs)])
+    } else {
+        quote!()
+    };
+    let mut scope = Scope::new();
+    scope.claim("AlwaysOn", "the always-on tools").ok();
+    scope.claim("Echo", "the echo handler").ok();
+    let mut names: Vec<ProfileNames> = Vec::new();
+    if catalog.profiles.len() > 64 {
+        errs.at(
+            &Loc::new(MATRIX_FILE, Pointer::root().key("profiles")),
+            format!(
+                "{} profiles: the generated code supports at most 64",
+                catalog.profiles.len()
+            ),
+        );
+    }
+    for p in &catalog.profiles {
+        let loc = Loc::new(MATRIX_FILE, Pointer::root().key("profiles").key(&p.name));
+        let (camel, snake) = match (camel_ident_text(&p.name), snake_ident_text(&p.name)) {
+            (Ok(c), Ok(s)) => (c, s),
+            (Err(why), _) | (_, Err(why)) => {
+                errs.at(&loc, format!("profile name {why}"));
+                continue;
+            }
+        };
+        if let Err(first) = scope.claim(&camel, &format!("profile `{}`", p.name)) {
+            errs.at(
+                &loc,
+                format!(
+                    "{first} and profile `{}` would both be the Rust name `{camel}` (`{camel}Handler`); rename one",
+                    p.name
+                ),
+            );
+            continue;
+        }
+        names.push(ProfileNames {
+            name: p.name.clone(),
+            variant: ident(&camel),
+            snake,
+        });
+    }
+
+    // The always-on tools: one schema each, seen by every session.
+    let always_on: Vec<Method<'_>> = surface
+        .tools
+        .iter()
+        .filter(|t| t.always_on)
+        .filter_map(|t| method_for(tools, t, 0))
+        .collect();
+    let always_trait = format_ident!("AlwaysOnHandler");
+    let always_methods = always_on.iter().map(method_tokens);
+    let always_echo = always_on.iter().map(echo_tokens);
+    let mut echo_impls = Vec::new();
+    let always_arms = always_on.iter().map(|m| arm_tokens(&always_trait, m));
+    let always_list: Vec<String> = surface.fail_closed.clone();
+    let always_doc = format!(
+        "The tools every session sees, the fail-closed one included ({}), and the type a handler returns. Every profile's trait has this one as its supertrait, so these are written once.",
+        if always_list.is_empty() {
+            "none".to_string()
+        } else {
+            always_list
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    );
+
+    let mut traits = Vec::new();
+    let mut dispatchers = Vec::new();
+    let mut session_arms = Vec::new();
+    let mut trait_idents = Vec::new();
+    let mut tools_lists = Vec::new();
+    let mut tool_names_per_profile = Vec::new();
+    for p in &names {
+        let trait_ident =
+            format_ident!("{}Handler", p.variant.to_string().trim_start_matches("r#"));
+        let methods: Vec<Method<'_>> = surface
+            .tools
+            .iter()
+            .filter(|t| !t.always_on)
+            .filter_map(|t| {
+                let i = t
+                    .entries
+                    .iter()
+                    .position(|e| e.profiles.contains(&p.name))?;
+                method_for(tools, t, i)
+            })
+            .collect();
+        let method_tokens = methods.iter().map(method_tokens);
+        let echoes = methods.iter().map(echo_tokens);
+        echo_impls.push(quote! {
+            impl #trait_ident for EchoHandler {
+                #(#echoes)*
+            }
+        });
+        let arms = methods.iter().map(|m| arm_tokens(&trait_ident, m));
+        let listed: Vec<String> = methods
+            .iter()
+            .map(|m| {
+                let restricted = if m.entry.restricted.is_empty() {
+                    String::new()
+                } else {
+                    " (restricted)".to_string()
+                };
+                format!("`{}`{restricted}", m.tool.name)
+            })
+            .collect();
+        let description = catalog
+            .profiles
+            .iter()
+            .find(|q| q.name == p.name)
+            .map(|q| q.description.clone())
+            .unwrap_or_default();
+        let doc = format!(
+            "A server for profile `{}` ({description}): the tools it is granted besides the always-on ones, {}.",
+            p.name,
+            if listed.is_empty() {
+                "none".to_string()
+            } else {
+                listed.join(", ")
+            }
+        );
+        traits.push(quote! {
+            #[doc = #doc]
+            pub trait #trait_ident: AlwaysOnHandler {
+                #(#method_tokens)*
+            }
+        });
+        let fn_ident = format_ident!("dispatch_{}", p.snake);
+        let fn_doc = format!(
+            "Calls `tool` of profile `{}` on `handler`. A tool the profile is not granted is answered exactly as an unknown one; arguments that do not match the schema served to `{}` are refused with a message naming the field.",
+            p.name, p.name
+        );
+        dispatchers.push(quote! {
+            #[doc = #fn_doc]
+            pub fn #fn_ident<H, A>(
+                handler: &H,
+                tool: &str,
+                arguments: A,
+            ) -> ::core::result::Result<<H as AlwaysOnHandler>::Output, ::toolgate_schema::runtime::CallError>
+            where
+                H: #trait_ident + ?Sized,
+                A: ::toolgate_schema::runtime::RawArguments,
+            {
+                match tool {
+                    #(#arms,)*
+                    _ => dispatch_always_on(handler, tool, arguments),
+                }
+            }
+        });
+        let variant = &p.variant;
+        session_arms.push(quote!(Profile::#variant => #fn_ident(handler, tool, arguments)));
+        trait_idents.push(trait_ident);
+        let session = surface.resolve(&p.name);
+        tools_lists.push(to_pretty(&surface.tools_list_json(&session)));
+        tool_names_per_profile.push(
+            surface
+                .served(&session)
+                .iter()
+                .map(|s| s.tool.name.clone())
+                .collect::<Vec<_>>(),
+        );
+    }
+
+    // Constants, from the same writers as the run-time path.
+    let manifest = to_pretty(&surface.manifest_json());
+    let tatara_manifest = to_pretty(&surface.tatara_manifest_json());
+    let fail_closed_session = crate::surface::Session {
+        profiles: Vec::new(),
+        fail_closed: true,
+        warning: None,
+    };
+    let fail_closed_list = to_pretty(&surface.tools_list_json(&fail_closed_session));
+    let catalog_name = &catalog.name;
+    let env = &catalog.selector.env;
+    let combine = catalog.selector.combine;
+    let tool_names: Vec<&str> = surface.tools.iter().map(|t| t.name.as_str()).collect();
+
+    let variants: Vec<&Ident> = names.iter().map(|p| &p.variant).collect();
+    let profile_names: Vec<&str> = names.iter().map(|p| p.name.as_str()).collect();
+    let profile_docs: Vec<String> = names
+        .iter()
+        .map(|p| {
+            catalog
+                .profiles
+                .iter()
+                .find(|q| q.name == p.name)
+                .map(|q| q.description.clone())
+                .unwrap_or_default()
+        })
+        .collect();
+    let indices: Vec<usize> = (0..names.len()).collect();
+    let per_profile_names = tool_names_per_profile.iter().map(|ns| quote!(&[#(#ns),*]));
+
+    let mut mask_arms =
+        vec![quote!(0 => ::core::option::Option::Some(FAIL_CLOSED_TOOLS_LIST_JSON))];
+    for i in 0..names.len().min(64) {
+        let mask = 1u64 << i;
+        mask_arms.push(quote!(#mask => ::core::option::Option::Some(TOOLS_LIST_BY_PROFILE[#i])));
+    }
+    if combine && names.len() <= MAX_COMBINED_PROFILES {
+        for mask in 1u64..(1u64 << names.len()) {
+            if mask.count_ones() < 2 {
+                continue;
+            }
+            let chosen: Vec<&str> = names
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .map(|(_, p)| p.name.as_str())
+                .collect();
+            let session = surface.resolve(&chosen.join(","));
+            let text = to_pretty(&surface.tools_list_json(&session));
+            mask_arms.push(quote!(#mask => ::core::option::Option::Some(#text)));
+        }
+    }
+    let n = names.len();
+
+    let profile_enum_doc = format!(
+        "The profiles of `{catalog_name}`, in declared order. A session is resolved from a string or from `{env}` with [`Session::resolve`] and [`Session::from_env`], failing closed."
+    );
+    let profile_enum = quote! {
+        #[doc = #profile_enum_doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Profile {
+            #(#[doc = #profile_docs] #variants,)*
+        }
+
+        impl Profile {
+            /// Every profile, in declared order.
+            pub const ALL: &'static [Profile] = &[#(Profile::#variants),*];
+
+            /// The profile's name in the matrix.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    #(Profile::#variants => #profile_names,)*
+                }
+            }
+
+            /// The matrix's one line about the profile.
+            pub const fn description(self) -> &'static str {
+                match self {
+                    #(Profile::#variants => #profile_docs,)*
+                }
+            }
+
+            /// The profile named exactly `name` (no fail-closed fallback: see
+            /// [`Session::resolve`] for that).
+            pub fn from_name(name: &str) -> ::core::option::Option<Profile> {
+                match name {
+                    #(#profile_names => ::core::option::Option::Some(Profile::#variants),)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+
+            /// The MCP `tools/list` result this profile is served, pretty-printed, as
+            /// `toolgate tools-list` prints it.
+            pub const fn tools_list_json(self) -> &'static str {
+                match self {
+                    #(Profile::#variants => TOOLS_LIST_BY_PROFILE[#indices],)*
+                }
+            }
+
+            /// The names of the tools this profile is served, sorted.
+            pub const fn tool_names(self) -> &'static [&'static str] {
+                match self {
+                    #(Profile::#variants => #per_profile_names,)*
+                }
+            }
+        }
+
+        impl ::core::fmt::Display for Profile {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl ::toolgate_schema::runtime::CatalogProfile for Profile {
+            const ALL: &'static [Profile] = Profile::ALL;
+            const SELECTOR_ENV: &'static str = SELECTOR_ENV;
+            const COMBINE: bool = #combine;
+            const ALWAYS_ON: &'static [&'static str] = ALWAYS_ON;
+            const MANIFEST_JSON: &'static str = MANIFEST_JSON;
+
+            fn name(self) -> &'static str {
+                Profile::name(self)
+            }
+
+            fn index(self) -> usize {
+                match self {
+                    #(Profile::#variants => #indices,)*
+                }
+            }
+
+            fn tools_list_for_mask(mask: u64) -> ::core::option::Option<&'static str> {
+                match mask {
+                    #(#mask_arms,)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+
+        /// A resolved session of this catalog: the profiles it sees, or none when it failed
+        /// closed (with the warning to print).
+        pub type Session = ::toolgate_schema::runtime::Session<Profile>;
+    };
+
+    let catalog_doc = format!("The catalog's name, `{catalog_name}`.");
+    let env_doc = format!("The environment variable a server reads its profile from, `{env}`.");
+    let constants = quote! {
+        #[doc = #catalog_doc]
+        pub const CATALOG: &str = #catalog_name;
+        #[doc = #env_doc]
+        pub const SELECTOR_ENV: &str = #env;
+        /// The toolgate manifest (`toolgate manifest`), pretty-printed, byte for byte what
+        /// `toolgate-schema` writes at run time.
+        pub const MANIFEST_JSON: &str = #manifest;
+        /// The manifest in the format of `tatara tool-manifest` (`toolgate manifest --format
+        /// tatara`): tool names and top-level enum values.
+        pub const TATARA_FORMAT_MANIFEST_JSON: &str = #tatara_manifest;
+        /// The `tools/list` of the fail-closed session (an empty or unknown profile).
+        pub const FAIL_CLOSED_TOOLS_LIST_JSON: &str = #fail_closed_list;
+        /// Every tool name, sorted.
+        pub const TOOL_NAMES: &[&str] = &[#(#tool_names),*];
+        /// The tools every session sees, the fail-closed one included, sorted.
+        pub const ALWAYS_ON: &[&str] = &[#(#always_list),*];
+        const TOOLS_LIST_BY_PROFILE: [&str; #n] = [#(#tools_lists),*];
+        /// Each profile's name and its `tools/list`, in declared order.
+        pub const TOOLS_LISTS: &[(&str, &str)] = &[#((#profile_names, TOOLS_LIST_BY_PROFILE[#indices])),*];
+    };
+
+    let session_loop = if names.is_empty() {
+        quote!(let _ = session;)
+    } else {
+        quote! {
+            for profile in session.profiles() {
+                let outcome = match *profile {
+                    #(#session_arms,)*
+                };
+                match outcome {
+                    ::core::result::Result::Err(e) if e.is_unknown_tool() => continue,
+                    other => return other,
+                }
+            }
+        }
+    };
+    let handler_doc = "A handler for every profile: what [`dispatch`] needs to serve any session. Implemented for every type that implements each profile's trait.";
+    quote! {
+        #constants
+        #profile_enum
+
+        #[doc = #always_doc]
+        #allow
+        pub trait AlwaysOnHandler {
+            /// What a handler returns for a call: a value, a `Result`, or a future of one.
+            type Output;
+            #(#always_methods)*
+        }
+
+        #(#traits)*
+
+        /// A handler for every profile that answers each call with the typed arguments it
+        /// received, serialized (`{"tool": name, "arguments": {...}}`): a contract test
+        /// double for clients and skills, not a backend.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct EchoHandler;
+
+        impl AlwaysOnHandler for EchoHandler {
+            type Output = ::serde_json::Value;
+            #(#always_echo)*
+        }
+
+        #(#echo_impls)*
+
+        #[doc = #handler_doc]
+        pub trait Handler: AlwaysOnHandler #(+ #trait_idents)* {}
+
+        impl<T: ?Sized + AlwaysOnHandler #(+ #trait_idents)*> Handler for T {}
+
+        /// Calls an always-on `tool` on `handler`: what the fail-closed session may do. Any
+        /// other name is answered as an unknown tool.
+        pub fn dispatch_always_on<H, A>(
+            handler: &H,
+            tool: &str,
+            arguments: A,
+        ) -> ::core::result::Result<<H as AlwaysOnHandler>::Output, ::toolgate_schema::runtime::CallError>
+        where
+            H: AlwaysOnHandler + ?Sized,
+            A: ::toolgate_schema::runtime::RawArguments,
+        {
+            match tool {
+                #(#always_arms,)*
+                _ => ::core::result::Result::Err(::toolgate_schema::runtime::CallError::unknown_tool(tool)),
+            }
+        }
+
+        #(#dispatchers)*
+
+        /// Calls `tool` as `session` sees it: through the first of its profiles (declared
+        /// order) that is granted the tool, or as an always-on tool when it failed closed.
+        /// A tool the session does not see is answered exactly as an unknown one.
+        pub fn dispatch<H, A>(
+            session: &Session,
+            handler: &H,
+            tool: &str,
+            arguments: A,
+        ) -> ::core::result::Result<<H as AlwaysOnHandler>::Output, ::toolgate_schema::runtime::CallError>
+        where
+            H: Handler + ?Sized,
+            A: ::toolgate_schema::runtime::RawArguments,
+        {
+            #session_loop
+            dispatch_always_on(handler, tool, arguments)
+        }
+    }
+}

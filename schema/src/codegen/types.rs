@@ -1,0 +1,1147 @@
+//! Argument types: one Rust module per tool, holding a struct per variant and per
+//! restricted cell, and the nested structs and enums they use.
+//!
+//! The mapping from the schema subset:
+//!
+//! | schema | Rust |
+//! |---|---|
+//! | object with properties (or `additionalProperties: false`, or the root) | a struct; `#[serde(deny_unknown_fields)]` exactly when `additionalProperties` is `false`; an `additionalProperties` schema next to properties is a flattened `additional_properties` map |
+//! | object without properties | `BTreeMap<String, T>` for an `additionalProperties` schema, else `serde_json::Map` |
+//! | string with `enum` | an enum whose variants keep their wire names (`#[serde(rename)]`) |
+//! | string, integer, number, boolean | `String`, `i64`, `f64`, `bool` |
+//! | array | `Vec<T>` (`Vec<serde_json::Value>` without `items`) |
+//! | no `type` | `serde_json::Value` |
+//!
+//! A required field is `T`; an optional one with a `default` that the generated code can
+//! write (scalars, enums, arrays of scalars, free JSON) is `T` filled with the default; any
+//! other optional field is `Option<T>`, where JSON `null` is refused as the validator refuses
+//! it. A field that an `if`/`then` tests or requires keeps `Option<T>` even with a default,
+//! so that "absent" stays visible to the check. Lengths, bounds, sizes and the conditional
+//! requirement are checked after deserialization by the generated `Check` impl.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::naming::{Scope, camel, camel_ident_text, ident, snake_ident_text};
+use super::{Errs, Loc, Options};
+use crate::json::{Number, Value, to_compact};
+use crate::load::{Catalog, Tool};
+use crate::model::{Additional, Kind, ObjectRules, Schema};
+use crate::surface::{SurfaceTool, variant_input};
+
+/// A Rust type for a schema.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Ty {
+    Bool,
+    Int,
+    Num,
+    Str,
+    Any,
+    FreeObject,
+    Struct(String),
+    Enum(String),
+    Vec(Box<Ty>),
+    Map(Box<Ty>),
+}
+
+impl Ty {
+    pub(crate) fn tokens(&self) -> TokenStream {
+        match self {
+            Ty::Bool => quote!(bool),
+            Ty::Int => quote!(i64),
+            Ty::Num => quote!(f64),
+            Ty::Str => quote!(::std::string::String),
+            Ty::Any => quote!(::serde_json::Value),
+            Ty::FreeObject => {
+                quote!(::serde_json::Map<::std::string::String, ::serde_json::Value>)
+            }
+            Ty::Struct(n) | Ty::Enum(n) => {
+                let i = ident(n);
+                quote!(#i)
+            }
+            Ty::Vec(t) => {
+                let t = t.tokens();
+                quote!(::std::vec::Vec<#t>)
+            }
+            Ty::Map(t) => {
+                let t = t.tokens();
+                quote!(::std::collections::BTreeMap<::std::string::String, #t>)
+            }
+        }
+    }
+}
+
+/// How a field holds its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Repr {
+    Required,
+    Defaulted,
+    Optional,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct FieldInfo {
+    pub ident: Ident,
+    pub ty: Ty,
+    pub repr: Repr,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct StructInfo {
+    pub name: String,
+    pub fields: Vec<(String, FieldInfo)>,
+}
+
+/// What the rest of the generator needs to know about one tool's module.
+pub(crate) struct ToolOut {
+    /// The tool's name.
+    pub name: String,
+    /// The module's identifier.
+    pub module: Ident,
+    /// The module's tokens.
+    pub tokens: TokenStream,
+    /// For each entry of the surface tool, the name of the type it is served as.
+    pub entry_types: Vec<Ident>,
+}
+
+struct Module<'a> {
+    tool: &'a Tool,
+    opts: &'a Options,
+    errs: &'a mut Errs,
+    types: Scope,
+    items: Vec<TokenStream>,
+    /// Named types already generated: variant, path in the root, schema, type.
+    cache: Vec<(usize, String, Schema, Ty)>,
+    /// The enums generated: name and (wire value, variant identifier).
+    enums: Vec<(String, Vec<(String, Ident)>)>,
+    /// Structs whose `check` is not trivially true.
+    checked: BTreeSet<String>,
+    variant: usize,
+}
+
+/// Generates the module of `tool`. `module` is its identifier (already checked unique).
+pub(crate) fn tool_module(
+    catalog: &Catalog,
+    tool: &Tool,
+    surface_tool: &SurfaceTool,
+    module: Ident,
+    opts: &Options,
+    errs: &mut Errs,
+) -> ToolOut {
+    let mut m = Module {
+        tool,
+        opts,
+        errs,
+        types: Scope::new(),
+        items: Vec::new(),
+        cache: Vec::new(),
+        enums: Vec::new(),
+        checked: BTreeSet::new(),
+        variant: 0,
+    };
+    let group_params: Vec<&str> = catalog
+        .group(&tool.group)
+        .map(|g| g.parameters.iter().map(|(n, _, _)| n.as_str()).collect())
+        .unwrap_or_default();
+
+    // One struct per variant, group parameters included.
+    let mut bases: Vec<Option<StructInfo>> = Vec::new();
+    for (index, variant) in tool.variants.iter().enumerate() {
+        m.variant = index;
+        let Some(schema) = variant_input(catalog, tool, index) else {
+            bases.push(None);
+            continue;
+        };
+        let prefix = match &variant.name {
+            Some(v) => camel(v),
+            None => String::new(),
+        };
+        let name = format!("{prefix}Args");
+        let own: Vec<&str> = variant
+            .input
+            .as_object()
+            .map(|o| o.properties.iter().map(|(n, _)| n.as_str()).collect())
+            .unwrap_or_default();
+        let root = Loc::new(
+            &variant.file,
+            crate::locate::Pointer::root().key("inputSchema"),
+        );
+        let locs = RootLocs {
+            own: &own,
+            params: &group_params,
+            file_root: root.clone(),
+        };
+        let doc = match &variant.name {
+            Some(v) => format!(
+                "Arguments of `{}`, variant `{v}` ({}).",
+                tool.name, variant.file
+            ),
+            None => format!("Arguments of `{}` ({}).", tool.name, variant.file),
+        };
+        let info = m.root_struct(&name, &prefix, &schema, &root, &locs, doc);
+        if info.is_some() {
+            m.items.push(served_impl(&name, &tool.name, &schema));
+        }
+        bases.push(info);
+    }
+
+    // One narrower struct per restricted entry.
+    let mut entry_types: Vec<Ident> = Vec::new();
+    for entry in &surface_tool.entries {
+        let index = tool
+            .variants
+            .iter()
+            .position(|v| v.name == entry.variant)
+            .unwrap_or(0);
+        let base = bases.get(index).and_then(Option::as_ref);
+        if entry.restricted.is_empty() {
+            let name = base.map_or_else(|| "Args".to_string(), |b| b.name.clone());
+            entry_types.push(ident(&name));
+            continue;
+        }
+        m.variant = index;
+        let variant = &tool.variants[index];
+        let first = entry.profiles.first().map(String::as_str).unwrap_or("");
+        let prefix = format!(
+            "{}{}",
+            variant.name.as_deref().map(camel).unwrap_or_default(),
+            camel(first)
+        );
+        let name = format!("{prefix}Args");
+        let own: Vec<&str> = variant
+            .input
+            .as_object()
+            .map(|o| o.properties.iter().map(|(n, _)| n.as_str()).collect())
+            .unwrap_or_default();
+        let root = Loc::new(
+            &variant.file,
+            crate::locate::Pointer::root().key("inputSchema"),
+        );
+        let locs = RootLocs {
+            own: &own,
+            params: &group_params,
+            file_root: root.clone(),
+        };
+        let cells: Vec<String> = entry
+            .restricted
+            .iter()
+            .map(|(f, vs)| format!("`{f}` only {}", vs.join(", ")))
+            .collect();
+        let doc = format!(
+            "Arguments of `{}` as profile{} {} may send them: {} (a restricted cell of the matrix).",
+            tool.name,
+            if entry.profiles.len() == 1 { "" } else { "s" },
+            entry
+                .profiles
+                .iter()
+                .map(|p| format!("`{p}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            cells.join("; ")
+        );
+        let info = m.root_struct(&name, &prefix, &entry.input_schema, &root, &locs, doc);
+        if info.is_some() {
+            m.items
+                .push(served_impl(&name, &tool.name, &entry.input_schema));
+        }
+        if let (Some(narrow), Some(base)) = (&info, base) {
+            m.conversion(narrow, base);
+        }
+        entry_types.push(ident(&name));
+    }
+
+    let items = m.items;
+    let description = tool
+        .variants
+        .first()
+        .map(|v| v.description.clone())
+        .unwrap_or_default();
+    let doc = format!("`{}`: {description}", tool.name);
+    let allow = if opts.schemars {
+        quote!(#[allow(missing_docs)])
+    } else {
+        quote!()
+    };
+    let tokens = quote! {
+        #[doc = #doc]
+        #allow
+        pub mod #module {
+            #(#items)*
+        }
+    };
+    ToolOut {
+        name: tool.name.clone(),
+        module,
+        tokens,
+        entry_types,
+    }
+}
+
+/// Where the root properties of a variant come from: the tool file, or the matrix for a
+/// group parameter.
+struct RootLocs<'a> {
+    own: &'a [&'a str],
+    params: &'a [&'a str],
+    file_root: Loc,
+}
+
+impl RootLocs<'_> {
+    fn of(&self, property: &str) -> Loc {
+        if !self.own.contains(&property) && self.params.contains(&property) {
+            Loc::new(
+                crate::load::MATRIX_FILE,
+                crate::locate::Pointer::root()
+                    .key("parameters")
+                    .key(property)
+                    .key("schema"),
+            )
+        } else {
+            self.file_root.prop(property)
+        }
+    }
+}
+
+fn number_lit(n: Number) -> TokenStream {
+    let lit = Literal::f64_suffixed(n.as_f64());
+    quote!(#lit)
+}
+
+fn opt_u64(v: Option<u64>) -> TokenStream {
+    match v {
+        Some(n) => quote!(::core::option::Option::Some(#n)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn opt_num(v: Option<Number>) -> TokenStream {
+    match v {
+        Some(n) => {
+            let lit = number_lit(n);
+            quote!(::core::option::Option::Some(#lit))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// A JSON value as tokens in `json!` syntax (for `schemars(extend(...))`).
+fn json_tokens(v: &Value) -> TokenStream {
+    match v {
+        Value::Null => quote!(null),
+        Value::Bool(b) => quote!(#b),
+        Value::Number(Number::UInt(n)) => {
+            let lit = Literal::u64_unsuffixed(*n);
+            quote!(#lit)
+        }
+        Value::Number(Number::Int(n)) => {
+            let lit = Literal::u64_unsuffixed(n.unsigned_abs());
+            quote!(-#lit)
+        }
+        Value::Number(Number::Float(f)) => {
+            let lit = Literal::f64_unsuffixed(f.abs());
+            if *f < 0.0 {
+                quote!(-#lit)
+            } else {
+                quote!(#lit)
+            }
+        }
+        Value::String(s) => quote!(#s),
+        Value::Array(items) => {
+            let items = items.iter().map(json_tokens);
+            quote!([#(#items),*])
+        }
+        Value::Object(m) => {
+            let entries = m.iter().map(|(k, v)| {
+                let v = json_tokens(v);
+                quote!(#k: #v)
+            });
+            quote!({#(#entries),*})
+        }
+    }
+}
+
+/// `impl ToolArgs` for a type served to some session: its tool and its input schema.
+fn served_impl(name: &str, tool: &str, schema: &Schema) -> TokenStream {
+    let t = ident(name);
+    let text = to_compact(&schema.to_json());
+    quote! {
+        impl ::toolgate_schema::runtime::ToolArgs for #t {
+            const TOOL: &'static str = #tool;
+            const INPUT_SCHEMA_JSON: &'static str = #text;
+            fn input_schema() -> &'static ::toolgate_schema::model::Schema {
+                static SCHEMA: ::std::sync::OnceLock<::toolgate_schema::model::Schema> =
+                    ::std::sync::OnceLock::new();
+                ::toolgate_schema::runtime::cached_schema(&SCHEMA, Self::INPUT_SCHEMA_JSON)
+            }
+        }
+    }
+}
+
+impl Module<'_> {
+    fn claim_type(&mut self, name: &str, what: &str, loc: &Loc) -> bool {
+        if let Err(first) = self.types.claim(name, what) {
+            self.errs.at(
+                loc,
+                format!(
+                    "two types of tool `{}` would both be named `{name}`: {first} and {what}; rename one of the JSON names",
+                    self.tool.name
+                ),
+            );
+            return false;
+        }
+        true
+    }
+
+    fn root_struct(
+        &mut self,
+        name: &str,
+        prefix: &str,
+        schema: &Schema,
+        root: &Loc,
+        locs: &RootLocs<'_>,
+        doc: String,
+    ) -> Option<StructInfo> {
+        let obj = schema.as_object()?;
+        if !self.claim_type(name, &format!("the arguments of {}", root.file), root) {
+            return None;
+        }
+        Some(self.gen_struct(name, prefix, obj, schema, "", &|p| locs.of(p), root, doc))
+    }
+
+    /// The type of `schema` found at `path` (in the root) and `loc` (in a file); `hint` is
+    /// the name a new named type gets.
+    fn ty(&mut self, schema: &Schema, hint: &str, path: &str, loc: &Loc) -> Ty {
+        match &schema.kind {
+            Kind::Any => Ty::Any,
+            Kind::Boolean => Ty::Bool,
+            Kind::Integer(_) => Ty::Int,
+            Kind::Number(_) => Ty::Num,
+            Kind::String(s) => match &s.enum_values {
+                None => Ty::Str,
+                Some(values) => {
+                    if let Some(t) = self.cached(path, schema) {
+                        return t;
+                    }
+                    let t = self.gen_enum(hint, values, path, loc, schema);
+                    self.cache
+                        .push((self.variant, path.to_string(), schema.clone(), t.clone()));
+                    t
+                }
+            },
+            Kind::Array(a) => match &a.items {
+                None => Ty::Vec(Box::new(Ty::Any)),
+                Some(items) => {
+                    let inner = self.ty(
+                        items,
+                        &format!("{hint}Item"),
+                        &format!("{path}[]"),
+                        &loc.key("items"),
+                    );
+                    Ty::Vec(Box::new(inner))
+                }
+            },
+            Kind::Object(o) => {
+                if o.properties.is_empty() && !o.denies_unknown() {
+                    return match &o.additional {
+                        Additional::Schema(s) => {
+                            let inner = self.ty(
+                                s,
+                                &format!("{hint}Value"),
+                                &format!("{path}{{}}"),
+                                &loc.key("additionalProperties"),
+                            );
+                            Ty::Map(Box::new(inner))
+                        }
+                        _ => Ty::FreeObject,
+                    };
+                }
+                if let Some(t) = self.cached(path, schema) {
+                    return t;
+                }
+                let what = format!("`{path}` in {}", loc.file);
+                if !self.claim_type(hint, &what, loc) {
+                    return Ty::Any;
+                }
+                let doc = match &schema.description {
+                    Some(d) => d.clone(),
+                    None => format!("The object `{path}`."),
+                };
+                let info = self.gen_struct(hint, hint, o, schema, path, &|p| loc.prop(p), loc, doc);
+                let t = Ty::Struct(info.name);
+                self.cache
+                    .push((self.variant, path.to_string(), schema.clone(), t.clone()));
+                t
+            }
+        }
+    }
+
+    fn cached(&self, path: &str, schema: &Schema) -> Option<Ty> {
+        self.cache
+            .iter()
+            .find(|(v, p, s, _)| *v == self.variant && p == path && s == schema)
+            .map(|(_, _, _, t)| t.clone())
+    }
+
+    fn gen_enum(
+        &mut self,
+        name: &str,
+        values: &[String],
+        path: &str,
+        loc: &Loc,
+        schema: &Schema,
+    ) -> Ty {
+        let what = format!("the enum `{path}` in {}", loc.file);
+        if !self.claim_type(name, &what, loc) {
+            return Ty::Str;
+        }
+        let mut scope = Scope::new();
+        let mut variants: Vec<(String, Ident)> = Vec::new();
+        for (i, v) in values.iter().enumerate() {
+            let at = loc.key("enum").index(i);
+            match camel_ident_text(v) {
+                Ok(text) => {
+                    if let Err(first) = scope.claim(&text, &format!("\"{v}\"")) {
+                        self.errs.at(
+                            &at,
+                            format!(
+                                "enum values {first} and \"{v}\" would both be the Rust variant `{text}`; rename one"
+                            ),
+                        );
+                        continue;
+                    }
+                    variants.push((v.clone(), ident(&text)));
+                }
+                Err(why) => self.errs.at(&at, format!("enum value {why}")),
+            }
+        }
+        let ty_ident = ident(name);
+        let schemars = self.opts.schemars;
+        let arms = variants.iter().map(|(wire, id)| {
+            let doc = format!("`\"{wire}\"`");
+            let doc = if schemars {
+                quote!()
+            } else {
+                quote!(#[doc = #doc])
+            };
+            quote! {
+                #doc
+                #[serde(rename = #wire)]
+                #id
+            }
+        });
+        let all = variants.iter().map(|(_, id)| quote!(#ty_ident::#id));
+        let as_str = variants
+            .iter()
+            .map(|(wire, id)| quote!(#ty_ident::#id => #wire));
+        let doc = match &schema.description {
+            Some(d) => d.clone(),
+            None => format!("The values of `{path}` ({}).", loc.file),
+        };
+        let (doc, derive_schema) = if schemars {
+            (
+                quote!(#[allow(missing_docs)]),
+                quote!(, ::schemars::JsonSchema),
+            )
+        } else {
+            (quote!(#[doc = #doc]), quote!())
+        };
+        self.items.push(quote! {
+            #doc
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize #derive_schema)]
+            pub enum #ty_ident {
+                #(#arms,)*
+            }
+
+            impl #ty_ident {
+                /// Every value, in declared order.
+                pub const ALL: &'static [#ty_ident] = &[#(#all),*];
+
+                /// The value as sent on the wire.
+                pub const fn as_str(self) -> &'static str {
+                    match self {
+                        #(#as_str,)*
+                    }
+                }
+            }
+
+            impl ::core::fmt::Display for #ty_ident {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.write_str(self.as_str())
+                }
+            }
+
+            impl ::toolgate_schema::runtime::Check for #ty_ident {
+                #[inline]
+                fn check(&self) -> bool {
+                    true
+                }
+            }
+        });
+        self.enums.push((name.to_string(), variants));
+        Ty::Enum(name.to_string())
+    }
+
+    fn enum_variant(&self, name: &str, wire: &str) -> Option<Ident> {
+        self.enums
+            .iter()
+            .find(|(n, _)| n == name)?
+            .1
+            .iter()
+            .find(|(w, _)| w == wire)
+            .map(|(_, i)| i.clone())
+    }
+
+    /// The expression of a default value of type `ty`, when the generated code can write it.
+    fn default_expr(&self, ty: &Ty, value: &Value) -> Option<TokenStream> {
+        match (ty, value) {
+            (Ty::Bool, Value::Bool(b)) => Some(quote!(#b)),
+            (Ty::Str, Value::String(s)) => Some(quote!(::std::string::String::from(#s))),
+            (Ty::Enum(name), Value::String(s)) => {
+                let t = ident(name);
+                let v = self.enum_variant(name, s)?;
+                Some(quote!(#t::#v))
+            }
+            (Ty::Int, Value::Number(n)) => {
+                let i: i64 = match *n {
+                    Number::UInt(u) => i64::try_from(u).ok()?,
+                    Number::Int(i) => i,
+                    Number::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => f as i64,
+                    Number::Float(_) => return None,
+                };
+                Some(quote!(#i))
+            }
+            (Ty::Num, Value::Number(n)) => Some(number_lit(*n)),
+            (Ty::Any | Ty::FreeObject, _) => {
+                let text = to_compact(value);
+                Some(quote!(::serde_json::from_str(#text).unwrap_or_default()))
+            }
+            (Ty::Vec(inner), Value::Array(items))
+                if matches!(
+                    **inner,
+                    Ty::Bool | Ty::Str | Ty::Int | Ty::Num | Ty::Enum(_)
+                ) =>
+            {
+                let items: Option<Vec<TokenStream>> =
+                    items.iter().map(|v| self.default_expr(inner, v)).collect();
+                let items = items?;
+                Some(quote!(::std::vec![#(#items),*]))
+            }
+            _ => None,
+        }
+    }
+
+    /// A boolean expression that `v` (an expression of type `&T`) satisfies the constraints
+    /// of `schema`, or `None` when it always does.
+    fn check_expr(&self, schema: &Schema, ty: &Ty, v: TokenStream) -> Option<TokenStream> {
+        let rules = quote!(::toolgate_schema::runtime::rules);
+        match (&schema.kind, ty) {
+            (Kind::String(s), Ty::Str | Ty::Enum(_))
+                if s.min_length.is_some() || s.max_length.is_some() =>
+            {
+                let (min, max) = (opt_u64(s.min_length), opt_u64(s.max_length));
+                Some(quote!(#rules::length(#v.as_str(), #min, #max)))
+            }
+            (Kind::Integer(n) | Kind::Number(n), Ty::Int | Ty::Num)
+                if n.minimum.is_some()
+                    || n.maximum.is_some()
+                    || n.exclusive_minimum.is_some()
+                    || n.exclusive_maximum.is_some() =>
+            {
+                let x = if *ty == Ty::Int {
+                    quote!((*#v as f64))
+                } else {
+                    quote!(*#v)
+                };
+                let (a, b, c, d) = (
+                    opt_num(n.minimum),
+                    opt_num(n.maximum),
+                    opt_num(n.exclusive_minimum),
+                    opt_num(n.exclusive_maximum),
+                );
+                Some(quote!(#rules::bounds(#x, #a, #b, #c, #d)))
+            }
+            (Kind::Array(a), Ty::Vec(inner)) => {
+                let count = (a.min_items.is_some() || a.max_items.is_some()).then(|| {
+                    let (min, max) = (opt_u64(a.min_items), opt_u64(a.max_items));
+                    quote!(#rules::count(#v.len(), #min, #max))
+                });
+                let each = a
+                    .items
+                    .as_ref()
+                    .and_then(|items| self.check_expr(items, inner, quote!(x)))
+                    .map(|c| quote!(#v.iter().all(|x| #c)));
+                match (count, each) {
+                    (Some(a), Some(b)) => Some(quote!((#a && #b))),
+                    (a, b) => a.or(b),
+                }
+            }
+            (Kind::Object(o), Ty::Map(inner)) => match &o.additional {
+                Additional::Schema(s) => self
+                    .check_expr(s, inner, quote!(x))
+                    .map(|c| quote!(#v.values().all(|x| #c))),
+                _ => None,
+            },
+            (Kind::Object(_), Ty::Struct(name)) if self.checked.contains(name) => {
+                Some(quote!(::toolgate_schema::runtime::Check::check(#v)))
+            }
+            _ => None,
+        }
+    }
+
+    /// Generates a struct for `obj`. `prefix` starts the names of its nested types; `path`
+    /// is its place in the root (for the type cache); `loc_of` places a property in a file.
+    #[allow(clippy::too_many_arguments)]
+    fn gen_struct(
+        &mut self,
+        name: &str,
+        prefix: &str,
+        obj: &ObjectRules,
+        schema: &Schema,
+        path: &str,
+        loc_of: &dyn Fn(&str) -> Loc,
+        loc: &Loc,
+        doc: String,
+    ) -> StructInfo {
+        let schemars = self.opts.schemars;
+        let struct_ident = ident(name);
+        let mut scope = Scope::new();
+        let mut fields: Vec<(String, FieldInfo)> = Vec::new();
+        let mut field_tokens: Vec<TokenStream> = Vec::new();
+        let mut defaults: Vec<TokenStream> = Vec::new();
+        let mut checks: Vec<TokenStream> = Vec::new();
+        // A default hides whether a field was sent. The conditional needs to know that of
+        // the fields it requires, and of a field it tests for the default's own value.
+        let keeps_absence = |prop: &str, default: &Value| {
+            obj.conditional.as_ref().is_some_and(|c| {
+                c.then_required.iter().any(|f| f == prop)
+                    || c.when.iter().any(|(f, v)| f == prop && v == default)
+            })
+        };
+
+        for (prop, pschema) in &obj.properties {
+            let ploc = loc_of(prop);
+            let text = match snake_ident_text(prop) {
+                Ok(t) => t,
+                Err(why) => {
+                    self.errs.at(&ploc, format!("property {why}"));
+                    continue;
+                }
+            };
+            if let Err(first) = scope.claim(&text, &format!("`{prop}`")) {
+                self.errs.at(
+                    &ploc,
+                    format!(
+                        "properties {first} and `{prop}` would both be the Rust field `{text}`; rename one"
+                    ),
+                );
+                continue;
+            }
+            let field_ident = ident(&text);
+            let child_path = if path.is_empty() {
+                prop.clone()
+            } else {
+                format!("{path}.{prop}")
+            };
+            let hint = format!("{prefix}{}", camel(prop));
+            let ty = self.ty(pschema, &hint, &child_path, &ploc);
+            let default = match (&pschema.default, obj.is_required(prop)) {
+                (Some(d), false) if !keeps_absence(prop, d) => self.default_expr(&ty, d),
+                _ => None,
+            };
+            let repr = if obj.is_required(prop) {
+                Repr::Required
+            } else if default.is_some() {
+                Repr::Defaulted
+            } else {
+                Repr::Optional
+            };
+            let ty_tokens = ty.tokens();
+            let rename = if text == *prop {
+                quote!()
+            } else {
+                quote!(#[serde(rename = #prop)])
+            };
+            let (serde_attr, field_ty) = match repr {
+                Repr::Required => (quote!(), ty_tokens.clone()),
+                Repr::Defaulted => {
+                    let fn_ident = format_ident!("__default_{}", text.trim_start_matches("r#"));
+                    let expr = default.clone().unwrap_or_default();
+                    defaults.push(quote! {
+                        #[doc(hidden)]
+                        fn #fn_ident() -> #ty_tokens {
+                            #expr
+                        }
+                    });
+                    let path = format!("{name}::{fn_ident}");
+                    (quote!(#[serde(default = #path)]), ty_tokens.clone())
+                }
+                Repr::Optional => (
+                    quote!(#[serde(
+                        default,
+                        skip_serializing_if = "::core::option::Option::is_none",
+                        deserialize_with = "::toolgate_schema::runtime::de::some"
+                    )]),
+                    quote!(::core::option::Option<#ty_tokens>),
+                ),
+            };
+            let doc_attr = if schemars {
+                let mut attrs = Vec::new();
+                if let Some(d) = &pschema.description {
+                    attrs.push(quote!(#[schemars(description = #d)]));
+                }
+                if let Some(t) = &pschema.title {
+                    attrs.push(quote!(#[schemars(title = #t)]));
+                }
+                if repr == Repr::Optional {
+                    let with = ty_tokens.to_string();
+                    attrs.push(quote!(#[schemars(with = #with)]));
+                    if let Some(d) = &pschema.default {
+                        let d = json_tokens(d);
+                        attrs.push(quote!(#[schemars(extend("default" = #d))]));
+                    }
+                }
+                attrs.extend(constraint_extensions(pschema));
+                quote!(#(#attrs)*)
+            } else {
+                let d = pschema
+                    .description
+                    .clone()
+                    .unwrap_or_else(|| format!("`{prop}`"));
+                quote!(#[doc = #d])
+            };
+            field_tokens.push(quote! {
+                #doc_attr
+                #rename
+                #serde_attr
+                pub #field_ident: #field_ty
+            });
+            let access = quote!(self.#field_ident);
+            match repr {
+                Repr::Optional => {
+                    if let Some(c) = self.check_expr(pschema, &ty, quote!(v)) {
+                        checks.push(quote!(#access.as_ref().is_none_or(|v| #c)));
+                    }
+                }
+                _ => {
+                    if let Some(c) = self.check_expr(pschema, &ty, quote!((&#access))) {
+                        checks.push(c);
+                    }
+                }
+            }
+            fields.push((
+                prop.clone(),
+                FieldInfo {
+                    ident: field_ident,
+                    ty,
+                    repr,
+                },
+            ));
+        }
+
+        if let Additional::Schema(s) = &obj.additional
+            && !obj.properties.is_empty()
+        {
+            let aloc = loc.key("additionalProperties");
+            if let Err(first) = scope.claim("additional_properties", "`additionalProperties`") {
+                self.errs.at(
+                    &aloc,
+                    format!(
+                        "property {first} would be the Rust field `additional_properties`, which holds the other properties; rename it"
+                    ),
+                );
+            } else {
+                let child_path = format!("{path}{{}}");
+                let ty = self.ty(s, &format!("{prefix}Value"), &child_path, &aloc);
+                let map = Ty::Map(Box::new(ty.clone()));
+                let map_tokens = map.tokens();
+                field_tokens.push(quote! {
+                    /// The other properties (`additionalProperties`).
+                    #[serde(flatten)]
+                    pub additional_properties: #map_tokens
+                });
+                if let Some(c) = self.check_expr(s, &ty, quote!(x)) {
+                    checks.push(quote!(self.additional_properties.values().all(|x| #c)));
+                }
+            }
+        }
+
+        if let Some(c) = &obj.conditional {
+            let when: Vec<TokenStream> = c
+                .when
+                .iter()
+                .map(|(f, constant)| self.when_test(&fields, f, constant))
+                .collect();
+            let present: Vec<TokenStream> = c
+                .then_required
+                .iter()
+                .filter_map(|f| {
+                    let (_, info) = fields.iter().find(|(n, _)| n == f)?;
+                    let id = &info.ident;
+                    (info.repr == Repr::Optional).then(|| quote!(self.#id.is_some()))
+                })
+                .collect();
+            if !present.is_empty() {
+                checks.push(quote!((!(#(#when)&&*) || (#(#present)&&*))));
+            }
+        }
+
+        let has_checks = !checks.is_empty();
+        if has_checks {
+            self.checked.insert(name.to_string());
+        }
+        let check_body = if has_checks {
+            quote!(#(#checks)&&*)
+        } else {
+            quote!(true)
+        };
+        let deny = if obj.denies_unknown() {
+            quote!(#[serde(deny_unknown_fields)])
+        } else {
+            quote!()
+        };
+        let (doc_attr, derive_schema, extend_if) = if schemars {
+            let extend_if = match schema.to_json() {
+                Value::Object(m) if m.contains_key("if") => {
+                    let i = m.get("if").map(json_tokens).unwrap_or_default();
+                    let t = m.get("then").map(json_tokens).unwrap_or_default();
+                    quote!(#[schemars(extend("if" = #i, "then" = #t))])
+                }
+                _ => quote!(),
+            };
+            (
+                quote!(#[allow(missing_docs)]),
+                quote!(, ::schemars::JsonSchema),
+                extend_if,
+            )
+        } else {
+            (quote!(#[doc = #doc]), quote!(), quote!())
+        };
+        let defaults_impl = if defaults.is_empty() {
+            quote!()
+        } else {
+            quote! {
+                impl #struct_ident {
+                    #(#defaults)*
+                }
+            }
+        };
+        self.items.push(quote! {
+            #doc_attr
+            #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize #derive_schema)]
+            #deny
+            #extend_if
+            pub struct #struct_ident {
+                #(#field_tokens,)*
+            }
+
+            #defaults_impl
+
+            impl ::toolgate_schema::runtime::Check for #struct_ident {
+                #[inline]
+                fn check(&self) -> bool {
+                    #check_body
+                }
+            }
+        });
+        StructInfo {
+            name: name.to_string(),
+            fields,
+        }
+    }
+
+    /// A boolean expression: field `f` holds `constant` (an `if` test).
+    fn when_test(&self, fields: &[(String, FieldInfo)], f: &str, constant: &Value) -> TokenStream {
+        let Some((_, info)) = fields.iter().find(|(n, _)| n == f) else {
+            return quote!(false);
+        };
+        let id = &info.ident;
+        let optional = info.repr == Repr::Optional;
+        let rules = quote!(::toolgate_schema::runtime::rules);
+        match (&info.ty, constant) {
+            (Ty::Enum(name), Value::String(s)) => {
+                let Some(v) = self.enum_variant(name, s) else {
+                    // A restricted cell removed the value: the condition cannot hold.
+                    return quote!(false);
+                };
+                let t = ident(name);
+                if optional {
+                    quote!((self.#id == ::core::option::Option::Some(#t::#v)))
+                } else {
+                    quote!((self.#id == #t::#v))
+                }
+            }
+            (Ty::Str, Value::String(s)) => {
+                if optional {
+                    quote!((self.#id.as_deref() == ::core::option::Option::Some(#s)))
+                } else {
+                    quote!((self.#id == #s))
+                }
+            }
+            (Ty::Bool, Value::Bool(b)) => {
+                if optional {
+                    quote!((self.#id == ::core::option::Option::Some(#b)))
+                } else if *b {
+                    quote!(self.#id)
+                } else {
+                    quote!((!self.#id))
+                }
+            }
+            (Ty::Int | Ty::Num, Value::Number(n)) => {
+                let c = number_lit(*n);
+                let cast = if info.ty == Ty::Int {
+                    quote!(as f64)
+                } else {
+                    quote!()
+                };
+                if optional {
+                    quote!(self.#id.is_some_and(|v| #rules::same_number(v #cast, #c)))
+                } else {
+                    quote!(#rules::same_number(self.#id #cast, #c))
+                }
+            }
+            _ => {
+                let text = to_compact(constant);
+                if optional {
+                    quote!(self.#id.as_ref().is_some_and(|v| #rules::equals_json(v, #text)))
+                } else {
+                    quote!(#rules::equals_json(&self.#id, #text))
+                }
+            }
+        }
+    }
+
+    /// `From<narrow> for base` for a restricted struct, and for each narrowed enum.
+    fn conversion(&mut self, narrow: &StructInfo, base: &StructInfo) {
+        let n_ident = ident(&narrow.name);
+        let b_ident = ident(&base.name);
+        let mut inits = Vec::new();
+        let mut enum_impls = Vec::new();
+        for (prop, nf) in &narrow.fields {
+            let Some((_, bf)) = base.fields.iter().find(|(p, _)| p == prop) else {
+                return;
+            };
+            let id = &nf.ident;
+            if nf.ty == bf.ty && nf.repr == bf.repr {
+                inits.push(quote!(#id: narrow.#id));
+                continue;
+            }
+            let Ty::Enum(from) = &nf.ty else { return };
+            let from_ident = ident(from);
+            match &bf.ty {
+                Ty::Enum(to) => {
+                    let to_ident = ident(to);
+                    let Some((_, vars)) = self.enums.iter().find(|(n, _)| n == from) else {
+                        return;
+                    };
+                    let mut arms = Vec::new();
+                    for (wire, v) in vars {
+                        let Some(bv) = self.enum_variant(to, wire) else {
+                            return;
+                        };
+                        arms.push(quote!(#from_ident::#v => #to_ident::#bv));
+                    }
+                    let doc = format!("Widens a `{from}` to the `{to}` it is a subset of.");
+                    enum_impls.push(quote! {
+                        impl ::core::convert::From<#from_ident> for #to_ident {
+                            #[doc = #doc]
+                            fn from(value: #from_ident) -> #to_ident {
+                                match value {
+                                    #(#arms,)*
+                                }
+                            }
+                        }
+                    });
+                }
+                Ty::Str => enum_impls.push(quote! {
+                    impl ::core::convert::From<#from_ident> for ::std::string::String {
+                        /// The value as sent on the wire.
+                        fn from(value: #from_ident) -> ::std::string::String {
+                            ::std::string::String::from(value.as_str())
+                        }
+                    }
+                }),
+                _ => return,
+            }
+            let init = match (nf.repr, bf.repr) {
+                (Repr::Required, Repr::Required) | (Repr::Defaulted, Repr::Defaulted) => {
+                    quote!(#id: ::core::convert::Into::into(narrow.#id))
+                }
+                (Repr::Optional, Repr::Optional) => {
+                    quote!(#id: narrow.#id.map(::core::convert::Into::into))
+                }
+                (Repr::Optional, Repr::Defaulted) => {
+                    let f = format_ident!("__default_{}", id.to_string().trim_start_matches("r#"));
+                    quote!(#id: narrow.#id.map(::core::convert::Into::into).unwrap_or_else(#b_ident::#f))
+                }
+                _ => return,
+            };
+            inits.push(init);
+        }
+        if base
+            .fields
+            .iter()
+            .any(|(p, _)| !narrow.fields.iter().any(|(q, _)| q == p))
+        {
+            return;
+        }
+        let doc = format!(
+            "Widens the restricted `{}` to `{}`, so code shared with other profiles can take it.",
+            narrow.name, base.name
+        );
+        self.items.push(quote! {
+            #(#enum_impls)*
+
+            impl ::core::convert::From<#n_ident> for #b_ident {
+                #[doc = #doc]
+                fn from(narrow: #n_ident) -> #b_ident {
+                    #b_ident {
+                        #(#inits,)*
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// `schemars(extend(...))` attributes carrying a field's constraints, so that the schema
+/// schemars derives from the type states them too.
+fn constraint_extensions(schema: &Schema) -> Vec<TokenStream> {
+    let mut out = Vec::new();
+    let mut put = |key: &str, v: Value| {
+        let v = json_tokens(&v);
+        out.push(quote!(#[schemars(extend(#key = #v))]));
+    };
+    match &schema.kind {
+        Kind::String(s) => {
+            if let Some(n) = s.min_length {
+                put("minLength", Value::from(n));
+            }
+            if let Some(n) = s.max_length {
+                put("maxLength", Value::from(n));
+            }
+        }
+        Kind::Integer(n) | Kind::Number(n) => {
+            for (key, v) in [
+                ("minimum", n.minimum),
+                ("maximum", n.maximum),
+                ("exclusiveMinimum", n.exclusive_minimum),
+                ("exclusiveMaximum", n.exclusive_maximum),
+            ] {
+                if let Some(v) = v {
+                    put(key, Value::Number(v));
+                }
+            }
+        }
+        Kind::Array(a) => {
+            if let Some(n) = a.min_items {
+                put("minItems", Value::from(n));
+            }
+            if let Some(n) = a.max_items {
+                put("maxItems", Value::from(n));
+            }
+        }
+        _ => {}
+    }
+    out
+}

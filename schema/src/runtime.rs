@@ -1,0 +1,599 @@
+//! Run-time support for the code that `catalog!` generates, and for a server that checks
+//! calls against a catalog folder without generated types.
+//!
+//! The generated code refers to this module by absolute path (`::toolgate_schema::runtime`),
+//! so a crate that uses the macro depends on `toolgate-schema`, `serde` and `serde_json` and
+//! on nothing generated at run time. What is here is small on purpose: the error of a refused
+//! call ([`CallError`]), how arguments are parsed and explained ([`RawArguments`],
+//! [`ToolArgs`], [`Check`]), and a resolved session ([`Session`]).
+//!
+//! Every refusal is worded by [`crate::validate`]: the typed fast path (serde, then
+//! [`Check`]) decides, and only when it refuses does the run-time validator look at the
+//! value to say which field is wrong and why. So a generated server and a server over a
+//! catalog folder ([`check_arguments`]) answer the same input with the same message.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use crate::diag::{Ctxt, SourceText};
+use crate::json::{Map, Value};
+use crate::locate::Pointer;
+use crate::model::{Schema, SchemaParser};
+pub use crate::validate::Violation;
+use crate::validate::validate;
+
+/// Why a tool call was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CallError {
+    /// The session has no tool of that name. A tool that exists but that the session's
+    /// profile is not granted gets exactly this answer too, so a client cannot tell the two
+    /// apart.
+    UnknownTool {
+        /// The name the client asked for.
+        tool: String,
+    },
+    /// The arguments do not match the input schema the session is served.
+    InvalidArguments {
+        /// The tool called.
+        tool: String,
+        /// Every violation, in schema order; each message names the field.
+        violations: Vec<Violation>,
+    },
+}
+
+impl CallError {
+    /// The answer to a call of a tool the session does not have.
+    pub fn unknown_tool(tool: &str) -> CallError {
+        CallError::UnknownTool {
+            tool: tool.to_string(),
+        }
+    }
+
+    /// Whether this is [`CallError::UnknownTool`].
+    pub fn is_unknown_tool(&self) -> bool {
+        matches!(self, CallError::UnknownTool { .. })
+    }
+
+    /// What a client is told: for invalid arguments, every violation's message joined by
+    /// `"; "` (each names its field); for an unknown tool, `unknown tool `name``.
+    pub fn message(&self) -> String {
+        match self {
+            CallError::UnknownTool { tool } => format!("unknown tool `{tool}`"),
+            CallError::InvalidArguments { violations, .. } => violations
+                .iter()
+                .map(|v| v.message.as_str())
+                .collect::<Vec<_>>()
+                .join("; "),
+        }
+    }
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallError::UnknownTool { .. } => f.write_str(&self.message()),
+            CallError::InvalidArguments { tool, .. } => {
+                write!(f, "invalid arguments for `{tool}`: {}", self.message())
+            }
+        }
+    }
+}
+
+impl std::error::Error for CallError {}
+
+/// Constraints that serde's derived deserialization does not enforce: string lengths,
+/// number bounds, array sizes, and `if`/`then` conditional requirements. Generated types
+/// implement it; `check` is `true` exactly when the run-time validator finds nothing.
+pub trait Check {
+    /// Whether every constraint holds (nested values included).
+    fn check(&self) -> bool;
+}
+
+macro_rules! always_valid {
+    ($($t:ty),*) => {
+        $(impl Check for $t {
+            #[inline]
+            fn check(&self) -> bool {
+                true
+            }
+        })*
+    };
+}
+
+always_valid!(
+    bool,
+    i64,
+    f64,
+    String,
+    serde_json::Value,
+    serde_json::Map<String, serde_json::Value>
+);
+
+impl<T: Check> Check for Option<T> {
+    #[inline]
+    fn check(&self) -> bool {
+        self.as_ref().is_none_or(Check::check)
+    }
+}
+
+impl<T: Check> Check for Vec<T> {
+    #[inline]
+    fn check(&self) -> bool {
+        self.iter().all(Check::check)
+    }
+}
+
+impl<T: Check> Check for BTreeMap<String, T> {
+    #[inline]
+    fn check(&self) -> bool {
+        self.values().all(Check::check)
+    }
+}
+
+/// The argument type of one tool as one session is served it.
+pub trait ToolArgs: serde::de::DeserializeOwned + serde::Serialize + Check {
+    /// The MCP tool name.
+    const TOOL: &'static str;
+    /// The input schema served (self-contained, group parameters added, restriction
+    /// applied), as compact JSON in the canonical key order.
+    const INPUT_SCHEMA_JSON: &'static str;
+    /// [`Self::INPUT_SCHEMA_JSON`] as a [`Schema`], parsed once, on the first refused call.
+    fn input_schema() -> &'static Schema;
+}
+
+/// Parses the canonical JSON of a served input schema back into a [`Schema`] (what a
+/// generated [`ToolArgs::input_schema`] does once). A text that does not parse, which the
+/// generated constants never are, gives a schema that accepts anything.
+pub fn schema_from_json(text: &str) -> Schema {
+    let Ok(document) = serde_json::from_str::<Value>(text) else {
+        return Schema::any();
+    };
+    let source = SourceText {
+        path: Path::new("inputSchema").to_path_buf(),
+        text: text.to_string(),
+    };
+    let mut cx = Ctxt::new();
+    let schema = SchemaParser::new(&source, &document, Pointer::root(), &mut cx).parse_root();
+    match (schema, cx.is_empty()) {
+        (Some(s), true) => s,
+        _ => Schema::any(),
+    }
+}
+
+/// Helper for generated `ToolArgs::input_schema` implementations: the schema in `cell`,
+/// parsed from `text` the first time.
+pub fn cached_schema(cell: &'static OnceLock<Schema>, text: &str) -> &'static Schema {
+    cell.get_or_init(|| schema_from_json(text))
+}
+
+/// Arguments of a tool call as they arrive: a JSON value, a JSON object, or JSON text.
+pub trait RawArguments: Copy {
+    /// Deserializes the arguments as `T` and checks its constraints; on refusal the
+    /// run-time validator words the error.
+    fn parse<T: ToolArgs>(self) -> Result<T, CallError>;
+}
+
+fn refused<T: ToolArgs>(value: Option<&Value>, fallback: impl FnOnce() -> String) -> CallError {
+    let mut violations = match value {
+        Some(v) => validate(T::input_schema(), v),
+        None => Vec::new(),
+    };
+    if violations.is_empty() {
+        // The validator found nothing to say (a number too large for `i64`, say): keep
+        // serde's own words rather than an empty message.
+        violations.push(Violation {
+            field: String::new(),
+            message: fallback(),
+        });
+    }
+    CallError::InvalidArguments {
+        tool: T::TOOL.to_string(),
+        violations,
+    }
+}
+
+impl RawArguments for &serde_json::Value {
+    fn parse<T: ToolArgs>(self) -> Result<T, CallError> {
+        match T::deserialize(self) {
+            Ok(t) if t.check() => Ok(t),
+            Ok(_) => Err(refused::<T>(Some(&Value::from_serde(self)), || {
+                "the arguments do not match the input schema".to_string()
+            })),
+            Err(e) => Err(refused::<T>(Some(&Value::from_serde(self)), || {
+                e.to_string()
+            })),
+        }
+    }
+}
+
+impl RawArguments for &serde_json::Map<String, serde_json::Value> {
+    fn parse<T: ToolArgs>(self) -> Result<T, CallError> {
+        let as_value = || {
+            Value::Object(
+                self.iter()
+                    .map(|(k, v)| (k.clone(), Value::from_serde(v)))
+                    .collect::<Map>(),
+            )
+        };
+        match T::deserialize(self) {
+            Ok(t) if t.check() => Ok(t),
+            Ok(_) => Err(refused::<T>(Some(&as_value()), || {
+                "the arguments do not match the input schema".to_string()
+            })),
+            Err(e) => Err(refused::<T>(Some(&as_value()), || e.to_string())),
+        }
+    }
+}
+
+impl RawArguments for &str {
+    fn parse<T: ToolArgs>(self) -> Result<T, CallError> {
+        match serde_json::from_str::<T>(self) {
+            Ok(t) if t.check() => Ok(t),
+            outcome => {
+                let serde_error = outcome.err().map(|e| e.to_string());
+                match serde_json::from_str::<Value>(self) {
+                    Ok(v) => Err(refused::<T>(Some(&v), || {
+                        serde_error.unwrap_or_else(|| {
+                            "the arguments do not match the input schema".to_string()
+                        })
+                    })),
+                    Err(e) => Err(refused::<T>(None, || {
+                        format!("the arguments are not valid JSON: {e}")
+                    })),
+                }
+            }
+        }
+    }
+}
+
+/// Checks `arguments` of `tool` against `schema` with the run-time validator: what a server
+/// over a catalog folder (no generated types) does, with the same messages as
+/// [`RawArguments::parse`].
+pub fn check_arguments(
+    tool: &str,
+    schema: &Schema,
+    arguments: &serde_json::Value,
+) -> Result<(), CallError> {
+    let violations = validate(schema, &Value::from_serde(arguments));
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        Err(CallError::InvalidArguments {
+            tool: tool.to_string(),
+            violations,
+        })
+    }
+}
+
+/// What the generated `EchoHandler` answers: `{"tool": tool, "arguments": arguments}`, the
+/// arguments serialized from their typed form (defaults filled in).
+pub fn echo<T: serde::Serialize>(tool: &str, arguments: &T) -> serde_json::Value {
+    let mut m = serde_json::Map::new();
+    m.insert("tool".to_string(), serde_json::Value::from(tool));
+    m.insert(
+        "arguments".to_string(),
+        serde_json::to_value(arguments).unwrap_or(serde_json::Value::Null),
+    );
+    serde_json::Value::Object(m)
+}
+
+/// Helpers the generated constraint checks call.
+pub mod rules {
+    /// Whether the length of `s` in characters is within `min..=max`.
+    #[inline]
+    pub fn length(s: &str, min: Option<u64>, max: Option<u64>) -> bool {
+        let n = s.chars().count() as u64;
+        min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m)
+    }
+
+    /// Whether `n` items are within `min..=max`.
+    #[inline]
+    pub fn count(n: usize, min: Option<u64>, max: Option<u64>) -> bool {
+        let n = n as u64;
+        min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m)
+    }
+
+    /// Whether `x` satisfies the bounds (compared as `f64`, as the validator does).
+    #[inline]
+    pub fn bounds(
+        x: f64,
+        minimum: Option<f64>,
+        maximum: Option<f64>,
+        exclusive_minimum: Option<f64>,
+        exclusive_maximum: Option<f64>,
+    ) -> bool {
+        minimum.is_none_or(|m| x >= m)
+            && maximum.is_none_or(|m| x <= m)
+            && exclusive_minimum.is_none_or(|m| x > m)
+            && exclusive_maximum.is_none_or(|m| x < m)
+    }
+
+    /// Whether `value`, serialized, equals the JSON `constant` (for an `if` test on a field
+    /// that is neither a string, an integer nor a boolean).
+    pub fn equals_json<T: serde::Serialize>(value: &T, constant: &str) -> bool {
+        let Ok(constant) = serde_json::from_str::<crate::json::Value>(constant) else {
+            return false;
+        };
+        match serde_json::to_value(value) {
+            Ok(v) => crate::json::Value::from_serde(&v) == constant,
+            Err(_) => false,
+        }
+    }
+
+    /// Whether two numbers are equal, compared as `f64` as the validator compares them (an
+    /// `if` constant against a number field).
+    #[inline]
+    #[allow(clippy::float_cmp)]
+    pub fn same_number(a: f64, b: f64) -> bool {
+        a == b
+    }
+}
+
+/// Deserialization helpers the generated fields name in `deserialize_with`.
+pub mod de {
+    use serde::{Deserialize, Deserializer};
+
+    /// An optional field that, when present, must hold a `T`: JSON `null` is refused (as
+    /// the run-time validator refuses it) instead of being read as absent. For a field that
+    /// accepts any JSON value, `null` is kept as `Some(Value::Null)`.
+    pub fn some<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+        deserializer: D,
+    ) -> Result<Option<T>, D::Error> {
+        T::deserialize(deserializer).map(Some)
+    }
+}
+
+/// Fail-closed resolution of a selector value (`--profile`, or the selector's environment
+/// variable) against the known profiles: the indices of the profiles the session sees, in
+/// declared order, or the warning to print when it fails closed (empty, unknown, or for a
+/// combining selector a list naming any unknown profile). [`crate::Surface::resolve`] and
+/// the generated [`Session`]s both use it, so they agree word for word.
+pub fn resolve_profiles(
+    known: &[&str],
+    combine: bool,
+    var: &str,
+    always_on: usize,
+    requested: &str,
+) -> Result<Vec<usize>, String> {
+    let wanted: Vec<&str> = if combine {
+        requested
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect()
+    } else {
+        let t = requested.trim();
+        if t.is_empty() { Vec::new() } else { vec![t] }
+    };
+    let fail = |why: String| {
+        format!(
+            "{why}; failing closed: serving only the {} always-on tool{} (known profiles: {})",
+            always_on,
+            if always_on == 1 { "" } else { "s" },
+            known.join(", ")
+        )
+    };
+    if wanted.is_empty() {
+        return Err(fail(format!("no profile given ({var} is empty or unset)")));
+    }
+    let unknown: Vec<&str> = wanted
+        .iter()
+        .copied()
+        .filter(|w| !known.contains(w))
+        .collect();
+    if !unknown.is_empty() {
+        let names: Vec<String> = unknown.iter().map(|u| format!("\"{u}\"")).collect();
+        let what = if combine && wanted.len() > 1 {
+            format!(
+                "unknown profile {} in the combination \"{}\" ({var})",
+                names.join(", "),
+                requested.trim()
+            )
+        } else {
+            format!("unknown profile {} ({var})", names.join(", "))
+        };
+        return Err(fail(what));
+    }
+    Ok(known
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| wanted.contains(k))
+        .map(|(i, _)| i)
+        .collect())
+}
+
+/// What a generated `Profile` enum tells the run time about its catalog.
+pub trait CatalogProfile: Copy + Eq + fmt::Debug + 'static {
+    /// Every profile, in declared order.
+    const ALL: &'static [Self];
+    /// The environment variable a server reads its profile from.
+    const SELECTOR_ENV: &'static str;
+    /// Whether the selector may name several profiles, separated by commas.
+    const COMBINE: bool;
+    /// The tools every session sees, the fail-closed one included, sorted.
+    const ALWAYS_ON: &'static [&'static str];
+    /// The toolgate manifest, pretty-printed (the fallback for sessions without a constant).
+    const MANIFEST_JSON: &'static str;
+    /// The profile's name in the matrix.
+    fn name(self) -> &'static str;
+    /// Its position in [`Self::ALL`].
+    fn index(self) -> usize;
+    /// The `tools/list` of the session seeing the profiles whose bits are set in `mask`
+    /// (bit `i` is `ALL[i]`; `0` is the fail-closed session), when compiled in.
+    fn tools_list_for_mask(mask: u64) -> Option<&'static str>;
+}
+
+/// A resolved session: the profiles it sees (none when it failed closed) and the warning
+/// to print when it failed closed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Session<P> {
+    profiles: Vec<P>,
+    warning: Option<String>,
+}
+
+impl<P: CatalogProfile> Session<P> {
+    /// Resolves a selector value, failing closed (see [`resolve_profiles`]).
+    pub fn resolve(requested: &str) -> Session<P> {
+        let known: Vec<&str> = P::ALL.iter().map(|p| p.name()).collect();
+        match resolve_profiles(
+            &known,
+            P::COMBINE,
+            P::SELECTOR_ENV,
+            P::ALWAYS_ON.len(),
+            requested,
+        ) {
+            Ok(indices) => Session {
+                profiles: indices
+                    .into_iter()
+                    .filter_map(|i| P::ALL.get(i).copied())
+                    .collect(),
+                warning: None,
+            },
+            Err(warning) => Session {
+                profiles: Vec::new(),
+                warning: Some(warning),
+            },
+        }
+    }
+
+    /// Resolves the selector's environment variable (unset counts as empty).
+    pub fn from_env() -> Session<P> {
+        Session::resolve(&std::env::var(P::SELECTOR_ENV).unwrap_or_default())
+    }
+
+    /// The session of exactly these profiles (declared order, duplicates dropped); with
+    /// none, the fail-closed session, without a warning.
+    pub fn of(profiles: &[P]) -> Session<P> {
+        Session {
+            profiles: P::ALL
+                .iter()
+                .copied()
+                .filter(|p| profiles.contains(p))
+                .collect(),
+            warning: None,
+        }
+    }
+
+    /// The profiles the session sees, in declared order (empty when it failed closed).
+    pub fn profiles(&self) -> &[P] {
+        &self.profiles
+    }
+
+    /// The first profile the session sees (the only one, for a selector that does not
+    /// combine).
+    pub fn profile(&self) -> Option<P> {
+        self.profiles.first().copied()
+    }
+
+    /// Whether the session sees only the always-on tools.
+    pub fn is_fail_closed(&self) -> bool {
+        self.profiles.is_empty()
+    }
+
+    /// Why it failed closed, for a warning on stderr.
+    pub fn warning(&self) -> Option<&str> {
+        self.warning.as_deref()
+    }
+
+    /// The bit set of [`CatalogProfile::tools_list_for_mask`].
+    pub fn mask(&self) -> u64 {
+        self.profiles.iter().fold(0, |m, p| {
+            m | 1u64.checked_shl(p.index() as u32).unwrap_or(0)
+        })
+    }
+
+    /// The session's MCP `tools/list` result, pretty-printed: a compiled-in constant when
+    /// there is one (every single profile, the fail-closed session, and each combination of
+    /// a combining catalog of up to six profiles), else built from the manifest by the same
+    /// writer.
+    pub fn tools_list_json(&self) -> Cow<'static, str> {
+        if let Some(text) = P::tools_list_for_mask(self.mask()) {
+            return Cow::Borrowed(text);
+        }
+        let surface =
+            crate::Surface::from_manifest(Path::new("manifest.json"), P::MANIFEST_JSON.as_bytes());
+        match surface {
+            Ok(s) => {
+                let names: Vec<&str> = self.profiles.iter().map(|p| p.name()).collect();
+                let session = s.resolve(&names.join(","));
+                Cow::Owned(crate::surface::tools_list_text(&s, &session))
+            }
+            // The manifest is a constant written by toolgate; fail closed if it ever
+            // does not read.
+            Err(_) => Cow::Borrowed(P::tools_list_for_mask(0).unwrap_or("{\n  \"tools\": []\n}\n")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolution_fails_closed_with_the_reason() {
+        let known = ["a", "b", "c"];
+        assert_eq!(
+            resolve_profiles(&known, true, "V", 1, "c, a"),
+            Ok(vec![0, 2])
+        );
+        assert_eq!(
+            resolve_profiles(&known, true, "V", 1, " "),
+            Err("no profile given (V is empty or unset); failing closed: serving only the 1 always-on tool (known profiles: a, b, c)".to_string())
+        );
+        assert_eq!(
+            resolve_profiles(&known, true, "V", 2, "a,z"),
+            Err("unknown profile \"z\" in the combination \"a,z\" (V); failing closed: serving only the 2 always-on tools (known profiles: a, b, c)".to_string())
+        );
+        assert_eq!(
+            resolve_profiles(&known, false, "V", 2, "a,b"),
+            Err("unknown profile \"a,b\" (V); failing closed: serving only the 2 always-on tools (known profiles: a, b, c)".to_string())
+        );
+    }
+
+    #[test]
+    fn call_errors_read_well() {
+        let e = CallError::unknown_tool("nope");
+        assert_eq!(e.to_string(), "unknown tool `nope`");
+        assert!(e.is_unknown_tool());
+        let e = CallError::InvalidArguments {
+            tool: "t".into(),
+            violations: vec![
+                Violation {
+                    field: "a".into(),
+                    message: "missing required field `a`".into(),
+                },
+                Violation {
+                    field: "b".into(),
+                    message: "field `b` must be a string, found null".into(),
+                },
+            ],
+        };
+        assert_eq!(
+            e.to_string(),
+            "invalid arguments for `t`: missing required field `a`; field `b` must be a string, found null"
+        );
+    }
+
+    #[test]
+    fn rules() {
+        assert!(rules::length("é", Some(1), Some(1)));
+        assert!(!rules::length("", Some(1), None));
+        assert!(rules::count(2, Some(1), Some(5)));
+        assert!(!rules::count(6, Some(1), Some(5)));
+        assert!(rules::bounds(1.0, Some(1.0), None, None, None));
+        assert!(!rules::bounds(1.0, None, None, Some(1.0), None));
+        assert!(rules::equals_json(&vec![1, 2], "[1,2]"));
+        assert!(!rules::equals_json(&"a", "\"b\""));
+    }
+
+    #[test]
+    fn schema_text_round_trips() {
+        let text = r#"{"type":"object","properties":{"k":{"type":"string","enum":["a","b"],"default":"a"},"t":{"type":"string","minLength":1}},"required":["t"],"additionalProperties":false,"if":{"properties":{"k":{"const":"b"}},"required":["k"]},"then":{"required":["t"]}}"#;
+        let schema = schema_from_json(text);
+        assert_eq!(schema.to_json().to_string(), text);
+        assert_eq!(schema_from_json("not json"), Schema::any());
+    }
+}
