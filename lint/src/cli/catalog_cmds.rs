@@ -72,7 +72,24 @@ fn load_surface(catalog: &str) -> Result<Surface, u8> {
 }
 
 /// `toolgate tools-list`
+///
+/// A bundled catalog answers from the constants compiled in by `catalog!` (the same bytes as
+/// the run-time path, which a folder catalog takes).
 pub fn tools_list(args: &ToolsListArgs) -> u8 {
+    if let CatalogArg::Bundled(name) = CatalogArg::parse(&args.catalog)
+        && let Some(env) = toolgate_generated::selector_env(&name)
+    {
+        let requested = match &args.profile {
+            Some(p) => p.clone(),
+            None => std::env::var(env).unwrap_or_default(),
+        };
+        if let Some((text, warning)) = toolgate_generated::tools_list(&name, &requested) {
+            if let Some(w) = warning {
+                eprintln!("warning: {w}");
+            }
+            return print_stdout(&text);
+        }
+    }
     let surface = match load_surface(&args.catalog) {
         Ok(s) => s,
         Err(code) => return code,
@@ -93,7 +110,15 @@ pub fn tools_list(args: &ToolsListArgs) -> u8 {
 }
 
 /// `toolgate manifest`
+///
+/// A bundled catalog prints the manifest constant compiled in by `catalog!`.
 pub fn manifest(args: &ManifestArgs) -> u8 {
+    let tatara_format = matches!(args.format, ManifestFormat::Tatara);
+    if let CatalogArg::Bundled(name) = CatalogArg::parse(&args.catalog)
+        && let Some(text) = toolgate_generated::manifest(&name, tatara_format)
+    {
+        return print_stdout(text);
+    }
     let surface = match load_surface(&args.catalog) {
         Ok(s) => s,
         Err(code) => return code,
