@@ -45,3 +45,142 @@ fn dump() {
         }
     }
 }
+
+fn file(rel: &str, text: &str) -> SourceFile {
+    SourceFile {
+        rel: rel.to_string(),
+        bytes: text.as_bytes().to_vec(),
+    }
+}
+
+const MATRIX: &str = r#"{
+  "catalog": "demo",
+  "selector": { "env": "DEMO_PROFILE" },
+  "profiles": { "alpha": "First.", "beta": "Second." },
+  "groups": { "main": {} },
+  "grants": { "main": ["*"] }
+}
+"#;
+
+fn tool(name: &str, input: &str) -> SourceFile {
+    file(
+        &format!("tools/{name}.json"),
+        &format!(
+            "{{\"name\": \"{name}\", \"group\": \"main\", \"description\": \"D.\",\n \"inputSchema\": {input}}}\n"
+        ),
+    )
+}
+
+/// Expands an in-memory catalog: the token text, or every error as text.
+fn expand_files(files: Vec<SourceFile>) -> Result<String, Vec<String>> {
+    let display = PathBuf::from("demo");
+    let catalog = load_sources(&display, files.clone())
+        .map_err(|e| e.0.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    let input = Input {
+        catalog: &catalog,
+        display: &display,
+        sources: &files,
+        include: &[(
+            "profiles.json".to_string(),
+            "/abs/demo/profiles.json".to_string(),
+        )],
+        options: Options::default(),
+    };
+    generate(&input)
+        .map(|t| t.to_string())
+        .map_err(|e| e.0.iter().map(ToString::to_string).collect())
+}
+
+/// Token text without the spaces `TokenStream::to_string` puts between tokens.
+fn squeeze(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+#[test]
+fn the_restricted_cell_has_its_own_narrower_type() {
+    let text = squeeze(&expand("tatara"));
+    assert!(
+        text.contains(
+            "pubenumRefineAction{#[doc=\"`\\\"comment\\\"`\"]#[serde(rename=\"comment\")]Comment,}"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("fnmr_write(&self,arguments:mr_write::RefineArgs)->Self::Output;"));
+    assert!(text.contains("fnmr_write(&self,arguments:mr_write::Args)->Self::Output;"));
+    assert!(text.contains("impl::core::convert::From<RefineArgs>forArgs"));
+    // submit_outcome: one type per variant; upgrade shares documentation's.
+    assert!(text.contains("fnsubmit_outcome(&self,arguments:submit_outcome::DocumentationArgs)"));
+    assert!(!text.contains("UpgradeArgs"));
+}
+
+#[test]
+fn maps_the_schema_subset_to_rust_types() {
+    let text = squeeze(&expand("tatara"));
+    // additionalProperties as a schema: a map.
+    assert!(text.contains(
+        "pubmetadata:::core::option::Option<::std::collections::BTreeMap<::std::string::String,::std::string::String>>"
+    ));
+    // A free object, free JSON, nested structs, arrays with bounds.
+    assert!(text.contains("pubpatch:::core::option::Option<::serde_json::Map<::std::string::String,::serde_json::Value>>"));
+    assert!(text.contains("pubparent:::core::option::Option<IncidentIssueParent>"));
+    assert!(text.contains("self.proposals.as_ref().is_none_or(|v|::toolgate_schema::runtime::rules::count(v.len(),::core::option::Option::Some(1u64),::core::option::Option::Some(5u64)))"));
+    // A default the code can write is filled in.
+    assert!(text.contains("#[serde(default=\"Args::__default_severity\")]pubseverity:Severity"));
+    // deny_unknown_fields exactly where additionalProperties is false: incident's nested
+    // `issue` allows other properties.
+    assert!(text.contains("pubstructIncidentIssue{"));
+    assert!(!text.contains("#[serde(deny_unknown_fields)]pubstructIncidentIssue"));
+    assert!(text.contains("#[serde(deny_unknown_fields)]pubstructIncidentArgs"));
+    let maetra = squeeze(&expand("maetra"));
+    assert!(maetra.contains("pubrequest:::serde_json::Value,"));
+    assert!(
+        maetra.contains("#[serde(default=\"Args::__default_scan_type\")]pubscan_type:ScanType")
+    );
+}
+
+#[test]
+fn json_names_become_rust_names() {
+    let text = expand_files(vec![
+        file("profiles.json", MATRIX),
+        tool(
+            "do-it",
+            r#"{"type": "object", "properties": {"isPR": {"type": "boolean"}, "type": {"type": "string", "enum": ["GRANT_ACCESS", "L0", "1x"]}}}"#,
+        ),
+    ])
+    .unwrap();
+    let text = squeeze(&text);
+    assert!(text.contains("pubmoddo_it{"), "{text}");
+    assert!(text.contains("#[serde(rename=\"isPR\")]"));
+    assert!(text.contains("pubis_pr:"));
+    assert!(text.contains("pubr#type:"));
+    assert!(text.contains("GrantAccess,"));
+    assert!(text.contains("V1x,"));
+    assert!(text.contains("::core::include_bytes!(\"/abs/demo/profiles.json\")"));
+}
+
+#[test]
+fn name_collisions_are_errors_naming_the_file_all_at_once() {
+    let errors = expand_files(vec![
+        file("profiles.json", MATRIX),
+        tool(
+            "a",
+            "{\"type\": \"object\", \"properties\": {\n  \"isPR\": {\"type\": \"boolean\"},\n  \"is_pr\": {\"type\": \"boolean\"},\n  \"k\": {\"type\": \"string\", \"enum\": [\"a-b\", \"a_b\"]}}}",
+        ),
+        tool(
+            "b",
+            "{\"type\": \"object\", \"properties\": {\n  \"x_y\": {\"type\": \"string\", \"enum\": [\"p\"]},\n  \"x\": {\"type\": \"object\", \"properties\": {\"y\": {\"type\": \"string\", \"enum\": [\"q\"]}}}}}",
+        ),
+        tool("mr-write", r#"{"type": "object"}"#),
+        tool("mr_write", r#"{"type": "object"}"#),
+    ])
+    .unwrap_err();
+    assert_eq!(
+        errors,
+        vec![
+            "demo/tools/a.json:4:3: at /inputSchema/properties/is_pr: properties `isPR` and `is_pr` would both be the Rust field `is_pr`; rename one",
+            "demo/tools/a.json:5:43: at /inputSchema/properties/k/enum/1: enum values \"a-b\" and \"a_b\" would both be the Rust variant `AB`; rename one",
+            "demo/tools/b.json:4:42: at /inputSchema/properties/x/properties/y: two types of tool `b` would both be named `XY`: the enum `x_y` in tools/b.json and the enum `x.y` in tools/b.json; rename one of the JSON names",
+            "demo/tools/mr_write.json:1:2: at /name: tools `mr-write` (tools/mr-write.json) and `mr_write` (tools/mr_write.json) would both be the Rust module and method `mr_write`; rename one",
+        ]
+    );
+}
