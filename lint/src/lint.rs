@@ -189,10 +189,14 @@ impl<'s> Linter<'s> {
                         &self.settings.negation_words,
                     );
                     let map = |s: Span| {
-                        Span::new(
-                            scalar.raw_offset(text, s.start),
-                            scalar.raw_offset(text, s.end),
-                        )
+                        let start = scalar.raw_offset(text, s.start);
+                        let end = if s.end > s.start {
+                            let last = value[..s.end].chars().next_back().map_or(1, char::len_utf8);
+                            scalar.raw_offset(text, s.end - last) + last
+                        } else {
+                            start
+                        };
+                        Span::new(start, end.max(start))
                     };
                     let call_span = map(Span::new(
                         c.name.start,

@@ -171,21 +171,104 @@ pub fn lint(args: &LintArgs) -> u8 {
         },
         None => Config::defaults(PathBuf::from(".")),
     };
-    let surface = match load_surface(args, &config) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    if surface.origin == Origin::NamesAndEnums {
-        eprintln!(
-            "note: a tatara-format manifest lists only tool names and enum values: checked unknown-tool, invalid-value and wrong-type (enum fields only); skipped unknown-field, tool-not-in-profile, value-not-in-profile and unknown-profile"
-        );
-    }
-    let settings = Settings {
-        negation_words: config.negation_words.clone(),
-        severities: config.severities.clone(),
-    };
-    let linter = Linter::new(&surface, settings);
     let (files, walk_errors) = walk::collect(&paths, &config);
+
+    // Each file is linted with the toolgate.toml nearest to it (as ruff does), unless
+    // --config names one: a repository may hold skills for several surfaces.
+    let mut configs: Vec<Config> = vec![config];
+    let mut config_files: Vec<Option<PathBuf>> = vec![config_path.clone()];
+    let mut broken: Vec<Option<String>> = vec![None];
+    let mut config_of: Vec<usize> = vec![0; files.len()];
+    if args.config.is_none() {
+        let mut by_dir: std::collections::HashMap<PathBuf, usize> = std::collections::HashMap::new();
+        for (i, f) in files.iter().enumerate() {
+            let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
+            let index = match by_dir.get(&dir) {
+                Some(&k) => k,
+                None => {
+                    let found = config::find(if dir.as_os_str().is_empty() { Path::new(".") } else { &dir });
+                    let canon = |p: &Option<PathBuf>| p.as_ref().and_then(|p| std::path::absolute(p).ok());
+                    let k = match config_files.iter().position(|c| canon(c) == canon(&found)) {
+                        Some(k) => k,
+                        None if found.is_none() => 0,
+                        None => {
+                            let p = found.clone().unwrap_or_default();
+                            match Config::load(&p) {
+                                Ok(c) => {
+                                    configs.push(c);
+                                    broken.push(None);
+                                }
+                                Err(e) => {
+                                    configs.push(Config::defaults(PathBuf::from(".")));
+                                    broken.push(Some(e));
+                                }
+                            }
+                            config_files.push(found);
+                            configs.len() - 1
+                        }
+                    };
+                    by_dir.insert(dir, k);
+                    k
+                }
+            };
+            config_of[i] = index;
+        }
+    }
+    // The surfaces, one per configuration in use (the command line's flags win).
+    let mut used: Vec<bool> = vec![false; configs.len()];
+    for &k in &config_of {
+        used[k] = true;
+    }
+    used[0] = used[0] || files.is_empty();
+    let mut surfaces: Vec<Option<Surface>> = Vec::new();
+    let mut shared: Option<Surface> = None;
+    for (k, c) in configs.iter().enumerate() {
+        if !used[k] || broken[k].is_some() {
+            surfaces.push(None);
+            continue;
+        }
+        let flag = args.catalog.is_some() || args.manifest.is_some();
+        if flag && let Some(s) = &shared {
+            surfaces.push(Some(s.clone()));
+            continue;
+        }
+        match load_surface(args, c) {
+            Ok(s) => {
+                if s.origin == Origin::NamesAndEnums {
+                    eprintln!(
+                        "note: a tatara-format manifest lists only tool names and enum values: checked unknown-tool, invalid-value and wrong-type (enum fields only); skipped unknown-field, tool-not-in-profile, value-not-in-profile and unknown-profile"
+                    );
+                }
+                if flag {
+                    shared = Some(s.clone());
+                }
+                surfaces.push(Some(s));
+            }
+            Err(code) if configs.len() == 1 || flag => return code,
+            Err(_) => {
+                broken[k] = Some(format!(
+                    "{}: no usable surface (see above)",
+                    config_files[k].as_ref().map_or_else(|| "toolgate.toml".to_string(), |p| p.display().to_string())
+                ));
+                surfaces.push(None);
+            }
+        }
+    }
+    let linters: Vec<Option<Linter<'_>>> = surfaces
+        .iter()
+        .zip(&configs)
+        .map(|(s, c)| {
+            s.as_ref().map(|s| {
+                Linter::new(
+                    s,
+                    Settings {
+                        negation_words: c.negation_words.clone(),
+                        severities: c.severities.clone(),
+                    },
+                )
+            })
+        })
+        .collect();
 
     let mut recorded: Option<Baseline> = None;
     let mut write_baseline = false;
@@ -219,12 +302,22 @@ pub fn lint(args: &LintArgs) -> u8 {
         .collect();
     totals.unchecked += walk_errors.len();
 
-    for batch in files.chunks(BATCH) {
+    for e in broken.iter().flatten() {
+        messages.push(format!("error: {e}"));
+        incomplete = true;
+    }
+    for (b, batch) in files.chunks(BATCH).enumerate() {
         let baselines: Vec<Option<Baseline>> = batch
             .iter()
             .map(|p| recorded.as_mut().map(|b| b.split_for(&walk::display(p))))
             .collect();
-        let done = lint_batch(batch, baselines, &linter, &config, format, write_baseline);
+        let setups: Vec<(Option<&Linter<'_>>, &Config)> = (0..batch.len())
+            .map(|i| {
+                let k = config_of[b * BATCH + i];
+                (linters[k].as_ref(), &configs[k])
+            })
+            .collect();
+        let done = lint_batch(batch, baselines, &setups, format, write_baseline);
         for d in done {
             if let Some(e) = &d.error {
                 messages.push(format!("error: {}: {e}", d.path));
@@ -291,7 +384,7 @@ pub fn lint(args: &LintArgs) -> u8 {
                 .map(|p| p.display().to_string())
                 .collect::<Vec<_>>()
                 .join(", "),
-            if config.path.is_some() {
+            if configs[0].path.is_some() {
                 "the configuration's `include` globs".to_string()
             } else {
                 config::DEFAULT_INCLUDE.join(", ")
@@ -320,8 +413,7 @@ pub fn lint(args: &LintArgs) -> u8 {
 fn lint_batch(
     batch: &[PathBuf],
     baselines: Vec<Option<Baseline>>,
-    linter: &Linter<'_>,
-    config: &Config,
+    setups: &[(Option<&Linter<'_>>, &Config)],
     format: Format,
     write_baseline: bool,
 ) -> Vec<Done> {
@@ -344,14 +436,19 @@ fn lint_batch(
                         Err(p) => p.into_inner(),
                     };
                     let baseline = slot.0.take();
-                    slot.1 = Some(lint_one(
-                        path,
-                        baseline,
-                        linter,
-                        config,
-                        format,
-                        write_baseline,
-                    ));
+                    let (linter, config) = setups[i];
+                    slot.1 = Some(match linter {
+                        Some(linter) => {
+                            lint_one(path, baseline, linter, config, format, write_baseline)
+                        }
+                        None => Done {
+                            path: walk::display(path),
+                            error: Some(
+                                "not checked: its toolgate.toml or surface is unusable".to_string(),
+                            ),
+                            ..Done::default()
+                        },
+                    });
                 }
             });
         }
