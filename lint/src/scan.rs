@@ -308,6 +308,46 @@ fn heading(rest: &[u8]) -> bool {
     (1..=6).contains(&n) && matches!(rest.get(n), None | Some(b' ' | b'\t'))
 }
 
+/// How an HTML block that starts on this line ends (CommonMark's kinds 2, 6 and 7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Html {
+    /// `<!--`: at a line holding `-->`.
+    Comment,
+    /// A block tag or a tag alone on its line: at a blank line.
+    UntilBlank,
+}
+
+const BLOCK_TAGS: &[&str] = &[
+    "address", "article", "aside", "blockquote", "body", "details", "dialog", "dd", "div", "dl",
+    "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5",
+    "h6", "header", "hr", "html", "li", "main", "nav", "ol", "p", "section", "summary", "table",
+    "tbody", "td", "th", "thead", "tr", "ul",
+];
+
+fn html_start(rest: &[u8], in_paragraph: bool) -> Option<Html> {
+    if rest.starts_with(b"<!--") {
+        return Some(Html::Comment);
+    }
+    let inner = rest.strip_prefix(b"<")?;
+    let inner = inner.strip_prefix(b"/").unwrap_or(inner);
+    let n = inner
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'-')
+        .count();
+    if n == 0 || !inner[0].is_ascii_alphabetic() {
+        return None;
+    }
+    let name = String::from_utf8_lossy(&inner[..n]).to_ascii_lowercase();
+    let after = inner.get(n).copied();
+    if BLOCK_TAGS.contains(&name.as_str()) && matches!(after, None | Some(b' ' | b'\t' | b'>' | b'/')) {
+        return Some(Html::UntilBlank);
+    }
+    // Kind 7: a complete tag alone on its line; it cannot interrupt a paragraph.
+    let trimmed = rest.trim_ascii_end();
+    let complete = trimmed.ends_with(b">") && !trimmed[1..trimmed.len() - 1].contains(&b'<');
+    (!in_paragraph && complete && matches!(after, Some(b' ' | b'\t' | b'>' | b'/'))).then_some(Html::UntilBlank)
+}
+
 /// The width of a list item marker and the spaces after it, when `rest` starts with one.
 fn list_marker(rest: &[u8]) -> Option<usize> {
     let mut i = 0;
@@ -347,6 +387,7 @@ pub fn regions(text: &str, from: usize) -> Vec<Region> {
     let mut block: Option<Span> = None;
     let mut fence: Option<(Fence, usize)> = None;
     let mut code: Option<Span> = None;
+    let mut html: Option<(Html, usize)> = None;
     let flush = |block: &mut Option<Span>, out: &mut Vec<Region>| {
         if let Some(b) = block.take() {
             inline_regions(text, b, out);
@@ -368,6 +409,22 @@ pub fn regions(text: &str, from: usize) -> Vec<Region> {
         }
         let (ind, i) = indent(raw);
         let rest = &raw[i..];
+        if let Some((kind, start)) = html {
+            let ends_here = match kind {
+                Html::Comment => raw.windows(3).any(|w| w == b"-->"),
+                Html::UntilBlank => rest.is_empty(),
+            };
+            if ends_here {
+                // Raw HTML is not Markdown: a known tool in it is still checked, as prose.
+                out.push(Region {
+                    span: Span::new(start, line.end),
+                    context: Context::Prose,
+                });
+                html = None;
+                prev_blank = rest.is_empty();
+            }
+            continue;
+        }
         if rest.is_empty() {
             flush(&mut block, &mut out);
             prev_blank = true;
@@ -391,6 +448,22 @@ pub fn regions(text: &str, from: usize) -> Vec<Region> {
         };
         if marker.is_none() && prev_blank && ind < list_col {
             list_col = 0;
+        }
+        if ind < list_col + 4
+            && let Some(kind) = html_start(rest, block.is_some())
+        {
+            flush(&mut block, &mut out);
+            let closes_now = kind == Html::Comment && raw.windows(3).any(|w| w == b"-->");
+            if closes_now {
+                out.push(Region {
+                    span: Span::new(line.start, line.end),
+                    context: Context::Prose,
+                });
+            } else {
+                html = Some((kind, line.start));
+            }
+            prev_blank = false;
+            continue;
         }
         if let Some((ch, len)) = fence_open(rest) {
             flush(&mut block, &mut out);
@@ -428,6 +501,12 @@ pub fn regions(text: &str, from: usize) -> Vec<Region> {
         });
     }
     flush(&mut block, &mut out);
+    if let Some((_, start)) = html {
+        out.push(Region {
+            span: Span::new(start, text.len()),
+            context: Context::Prose,
+        });
+    }
     if let Some((f, _)) = fence {
         out.push(Region {
             span: Span::new(f.content_start.min(text.len()), text.len()),
@@ -695,5 +774,111 @@ mod tests {
         let t = std::time::Instant::now();
         let _ = regions(&text, 0);
         assert!(t.elapsed().as_millis() < 500);
+    }
+}
+
+/// The scanner against pulldown-cmark, the reference CommonMark parser: for every `name(` in
+/// the fixtures (and in the real corpus when `../shared` is checked out), both must agree on
+/// whether it is written as code and whether it is in a table.
+#[cfg(test)]
+mod reference {
+    use super::*;
+    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    struct Where {
+        code: bool,
+        table: bool,
+    }
+
+    fn by_pulldown(text: &str, body: usize) -> Vec<Where> {
+        let mut map = vec![Where { code: false, table: false }; text.len() + 1];
+        let src = &text[body..];
+        let mut table_depth = 0usize;
+        let mut table_start = 0usize;
+        for (event, range) in Parser::new_ext(src, Options::ENABLE_TABLES).into_offset_iter() {
+            let r = (range.start + body)..(range.end + body);
+            match event {
+                Event::Start(Tag::CodeBlock(_)) | Event::Code(_) => {
+                    for w in &mut map[r] {
+                        w.code = true;
+                    }
+                }
+                Event::Start(Tag::Table(_)) => {
+                    table_depth += 1;
+                    table_start = r.start;
+                }
+                Event::End(TagEnd::Table) => {
+                    table_depth = table_depth.saturating_sub(1);
+                    for w in &mut map[table_start..r.end] {
+                        w.table = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        map
+    }
+
+    fn by_scanner(text: &str, body: usize) -> Vec<Where> {
+        let mut map = vec![Where { code: false, table: false }; text.len() + 1];
+        for r in regions(text, body) {
+            for w in &mut map[r.span.range()] {
+                w.code = r.context.is_code();
+                w.table = r.context.in_table();
+            }
+        }
+        map
+    }
+
+    /// Disagreements on `name(` positions of one file, as `line: ours vs pulldown`.
+    fn compare(text: &str) -> Vec<String> {
+        let body = front_matter(text).map_or(0, |f| f.body_start);
+        let ours = by_scanner(text, body);
+        let theirs = by_pulldown(text, body);
+        let cands = candidates(text, Span::new(body, text.len()), |_, _| true);
+        let mut out = Vec::new();
+        for c in cands {
+            let (a, b) = (ours[c.name.start], theirs[c.name.start]);
+            if a != b {
+                let line = text[..c.name.start].matches('\n').count() + 1;
+                out.push(format!("line {line} `{}`: scanner {a:?}, pulldown-cmark {b:?}", c.name.of(text)));
+            }
+        }
+        out
+    }
+
+    fn markdown_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                markdown_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                out.push(p);
+            }
+        }
+    }
+
+    #[test]
+    fn agrees_with_pulldown_cmark_on_fixtures_and_corpus() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut files = Vec::new();
+        markdown_files(&root.join("skills-fixtures"), &mut files);
+        let shared = root.join("../shared/anchors/tatara");
+        if shared.is_dir() {
+            markdown_files(&shared, &mut files);
+        } else {
+            eprintln!("skipped the real corpus: ../shared/anchors is not here");
+        }
+        assert!(!files.is_empty());
+        let mut disagreements = Vec::new();
+        for f in &files {
+            let text = std::fs::read_to_string(f).unwrap();
+            for d in compare(&text) {
+                disagreements.push(format!("{}: {d}", f.display()));
+            }
+        }
+        assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n"));
     }
 }
