@@ -144,6 +144,31 @@ pub trait ToolArgs: serde::de::DeserializeOwned + serde::Serialize + Check {
     fn input_schema() -> &'static Schema;
 }
 
+/// One generated argument type, as the generated `ARGUMENT_TYPES` table lists it.
+#[derive(Clone, Copy, Debug)]
+pub struct ArgumentType {
+    /// The tool.
+    pub tool: &'static str,
+    /// The type's path in the generated module (`mr_write::RefineArgs`).
+    pub type_name: &'static str,
+    /// The profiles served this type (empty for a variant every profile of which is
+    /// restricted).
+    pub profiles: &'static [&'static str],
+    /// [`ToolArgs::INPUT_SCHEMA_JSON`] of the type.
+    pub input_schema_json: &'static str,
+    /// Parses arguments as this type and serializes the typed value back (defaults filled
+    /// in): [`parse_to_json`] for the type.
+    pub parse: fn(&serde_json::Value) -> Result<serde_json::Value, CallError>,
+}
+
+/// Parses `arguments` as `T` (as dispatch does) and serializes the typed value back.
+pub fn parse_to_json<T: ToolArgs>(
+    arguments: &serde_json::Value,
+) -> Result<serde_json::Value, CallError> {
+    let typed: T = arguments.parse()?;
+    Ok(serde_json::to_value(&typed).unwrap_or(serde_json::Value::Null))
+}
+
 /// Parses the canonical JSON of a served input schema back into a [`Schema`] (what a
 /// generated [`ToolArgs::input_schema`] does once). A text that does not parse, which the
 /// generated constants never are, gives a schema that accepts anything.

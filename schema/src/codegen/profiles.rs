@@ -442,10 +442,50 @@ pub(crate) fn generate(
             }
         }
     };
+    let mut argument_types = Vec::new();
+    let mut json_schemas = Vec::new();
+    for t in tools {
+        let module = &t.module;
+        for (ty, profiles) in &t.argument_types {
+            let name = &t.name;
+            let type_name = format!(
+                "{}::{}",
+                module.to_string().trim_start_matches("r#"),
+                ty.to_string().trim_start_matches("r#")
+            );
+            argument_types.push(quote! {
+                ::toolgate_schema::runtime::ArgumentType {
+                    tool: #name,
+                    type_name: #type_name,
+                    profiles: &[#(#profiles),*],
+                    input_schema_json: <#module::#ty as ::toolgate_schema::runtime::ToolArgs>::INPUT_SCHEMA_JSON,
+                    parse: ::toolgate_schema::runtime::parse_to_json::<#module::#ty>,
+                }
+            });
+            json_schemas.push(quote!((#type_name, ::schemars::schema_for!(#module::#ty))));
+        }
+    }
+    let json_schemas_fn = if options.schemars {
+        quote! {
+            /// The JSON Schema that schemars derives from each argument type, by the type's
+            /// name in [`ARGUMENT_TYPES`].
+            pub fn argument_json_schemas() -> ::std::vec::Vec<(&'static str, ::schemars::Schema)> {
+                ::std::vec![#(#json_schemas),*]
+            }
+        }
+    } else {
+        quote!()
+    };
     let handler_doc = "A handler for every profile: what [`dispatch`] needs to serve any session. Implemented for every type that implements each profile's trait.";
     quote! {
         #constants
         #profile_enum
+
+        /// Every argument type, with its tool, the profiles it is served to and its input
+        /// schema, in tool order: for checks that go over all of them.
+        pub const ARGUMENT_TYPES: &[::toolgate_schema::runtime::ArgumentType] = &[#(#argument_types),*];
+
+        #json_schemas_fn
 
         #[doc = #always_doc]
         #allow

@@ -104,6 +104,9 @@ pub(crate) struct ToolOut {
     pub tokens: TokenStream,
     /// For each entry of the surface tool, the name of the type it is served as.
     pub entry_types: Vec<Ident>,
+    /// Every root argument type of the module, with the profiles it is served to (none for
+    /// a variant whose every profile is restricted).
+    pub argument_types: Vec<(Ident, Vec<String>)>,
 }
 
 struct Module<'a> {
@@ -148,6 +151,7 @@ pub(crate) fn tool_module(
 
     // One struct per variant, group parameters included.
     let mut bases: Vec<Option<StructInfo>> = Vec::new();
+    let mut argument_types: Vec<(Ident, Vec<String>)> = Vec::new();
     for (index, variant) in tool.variants.iter().enumerate() {
         m.variant = index;
         let Some(schema) = variant_input(catalog, tool, index) else {
@@ -183,6 +187,13 @@ pub(crate) fn tool_module(
         let info = m.root_struct(&name, &prefix, &schema, &root, &locs, doc);
         if info.is_some() {
             m.items.push(served_impl(&name, &tool.name, &schema));
+            let profiles = surface_tool
+                .entries
+                .iter()
+                .filter(|e| e.variant == variant.name && e.restricted.is_empty())
+                .flat_map(|e| e.profiles.iter().cloned())
+                .collect();
+            argument_types.push((ident(&name), profiles));
         }
         bases.push(info);
     }
@@ -245,6 +256,7 @@ pub(crate) fn tool_module(
         if info.is_some() {
             m.items
                 .push(served_impl(&name, &tool.name, &entry.input_schema));
+            argument_types.push((ident(&name), entry.profiles.clone()));
         }
         if let (Some(narrow), Some(base)) = (&info, base) {
             m.conversion(narrow, base);
@@ -276,6 +288,7 @@ pub(crate) fn tool_module(
         module,
         tokens,
         entry_types,
+        argument_types,
     }
 }
 
