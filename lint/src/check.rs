@@ -73,6 +73,12 @@ pub struct Checker<'s> {
     /// The surface.
     pub surface: &'s Surface,
     former_tools: HashMap<&'s str, &'s str>,
+    /// Tool names to their index in the surface, with a cheap hash: the pre-filter asks for
+    /// every `name(` in every file.
+    names: HashMap<&'s str, usize, BuildFnv>,
+    /// Did-you-mean answers already computed: a drifted repository repeats the same wrong
+    /// name many times, and string similarity is the costliest part of a finding.
+    memo: std::sync::Mutex<HashMap<String, Option<String>>>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -94,9 +100,17 @@ impl<'s> Checker<'s> {
                 }
             }
         }
+        let names = surface
+            .tools
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name.as_str(), i))
+            .collect();
         Checker {
             surface,
             former_tools,
+            names,
+            memo: std::sync::Mutex::new(HashMap::new()),
         }
     }
 
@@ -107,7 +121,7 @@ impl<'s> Checker<'s> {
 
     /// What `name` is.
     pub fn lookup(&self, name: &str) -> NameKind<'s> {
-        if self.surface.tool(name).is_some() {
+        if self.names.contains_key(name) {
             NameKind::Known
         } else if let Some(new) = self.former_tools.get(name) {
             NameKind::Former(new)
@@ -125,10 +139,20 @@ impl<'s> Checker<'s> {
         skill: &SkillProfiles,
     ) -> Vec<Problem> {
         let tool_name = name.of(text);
-        let Some(tool) = self.surface.tool(tool_name) else {
+        let Some(tool) = self.names.get(tool_name).and_then(|&i| self.surface.tools.get(i)) else {
             return vec![self.unknown_tool(tool_name, name)];
         };
         let profile_mode = !skill.all && self.knows_profiles();
+        // The common case first, without allocating: a profile of the skill accepts it all.
+        let sees = |e: &Entry| !profile_mode || e.profiles.iter().any(|p| skill.names.contains(p));
+        if tool.entries.iter().any(|e| {
+            sees(e)
+                && args
+                    .pairs()
+                    .all(|(f, v)| accepts_all(e, f.of(text), v, text))
+        }) {
+            return Vec::new();
+        }
         let visible: Vec<&Entry> = if profile_mode {
             tool.entries
                 .iter()
@@ -203,13 +227,31 @@ impl<'s> Checker<'s> {
         out
     }
 
+    /// [`closest`], remembered.
+    fn suggest<'c>(&self, word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<String> {
+        let candidates: Vec<&str> = candidates.into_iter().collect();
+        let mut key = String::with_capacity(word.len() + 64);
+        key.push_str(word);
+        for c in &candidates {
+            key.push('\0');
+            key.push_str(c);
+        }
+        if let Ok(memo) = self.memo.lock()
+            && let Some(hit) = memo.get(&key)
+        {
+            return hit.clone();
+        }
+        let answer = closest(word, candidates).map(str::to_string);
+        if let Ok(mut memo) = self.memo.lock() {
+            memo.insert(key, answer.clone());
+        }
+        answer
+    }
+
     fn unknown_tool(&self, tool_name: &str, name: Span) -> Problem {
         let renamed = self.former_tools.get(tool_name).copied();
-        let suggestion = renamed.or_else(|| {
-            closest(
-                tool_name,
-                self.surface.tools.iter().map(|t| t.name.as_str()),
-            )
+        let suggestion = renamed.map(str::to_string).or_else(|| {
+            self.suggest(tool_name, self.surface.tools.iter().map(|t| t.name.as_str()))
         });
         Problem {
             rule: Rule::UnknownTool,
@@ -217,12 +259,12 @@ impl<'s> Checker<'s> {
             message: rules::unknown_tool::message(
                 tool_name,
                 renamed,
-                if renamed.is_some() { None } else { suggestion },
+                if renamed.is_some() { None } else { suggestion.as_deref() },
             ),
             tool: Some(tool_name.to_string()),
             field: None,
             value: None,
-            suggestion: suggestion.map(str::to_string),
+            suggestion,
             fix: renamed.map(|new| Edit {
                 span: name,
                 replacement: new.to_string(),
@@ -285,7 +327,9 @@ impl<'s> Checker<'s> {
                     }
                 }
             }
-            let suggestion = renamed.or_else(|| closest(field, names.iter().copied()));
+            let suggestion = renamed
+                .map(str::to_string)
+                .or_else(|| self.suggest(field, names.iter().copied()));
             out.push(Problem {
                 rule: Rule::UnknownField,
                 span: field_span,
@@ -293,12 +337,12 @@ impl<'s> Checker<'s> {
                     &tool.name,
                     field,
                     renamed,
-                    if renamed.is_some() { None } else { suggestion },
+                    if renamed.is_some() { None } else { suggestion.as_deref() },
                 ),
                 tool: Some(tool.name.clone()),
                 field: Some(field.to_string()),
                 value: None,
-                suggestion: suggestion.map(str::to_string),
+                suggestion,
                 fix: renamed.map(|new| Edit {
                     span: field_span,
                     replacement: new.to_string(),
@@ -355,9 +399,9 @@ impl<'s> Checker<'s> {
                         .find(|(_, olds)| olds.iter().any(|o| *o == shown))
                         .map(|(new, _)| new.clone())
                 });
-                let suggestion = renamed.clone().or_else(|| {
-                    closest(&shown, allowed.iter().map(String::as_str)).map(str::to_string)
-                });
+                let suggestion = renamed
+                    .clone()
+                    .or_else(|| self.suggest(&shown, allowed.iter().map(String::as_str)));
                 let fix = match (&renamed, &alt.kind) {
                     (
                         Some(new),
@@ -417,6 +461,29 @@ impl<'s> Checker<'s> {
         }
     }
 }
+
+/// FNV-1a, for the small map of tool names (std's SipHash is built to resist attacks that
+/// do not apply to a map of a few dozen fixed keys).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+/// Builds [`Fnv`] hashers.
+pub type BuildFnv = std::hash::BuildHasherDefault<Fnv>;
 
 /// The closest candidate, when it is close as a whole word (a typo) or a prefix or suffix of
 /// the word (`from_entity` and `from`), not merely contained in it (`properties` and `op`).

@@ -72,7 +72,6 @@ pub struct Linter<'s> {
 struct FoundCall {
     name: Span,
     args: Args,
-    context: Context,
 }
 
 /// Keywords that are never tool names, whatever follows them.
@@ -126,46 +125,36 @@ impl<'s> Linter<'s> {
             NameKind::Known | NameKind::Former(_) => true,
             NameKind::Unknown => scan::pair_follows(text, open),
         });
-        let mut calls: Vec<FoundCall> = Vec::new();
         if !cands.is_empty() {
             let regions = scan::regions(text, body_start);
             for c in cands {
                 let Some(region) = region_of(&regions, Span::new(c.name.start, c.open + 1)) else {
                     continue;
                 };
-                if let Some(call) = self.call_at(text, c, region.span.end, region.context) {
-                    calls.push(call);
-                }
-            }
-        }
-        let lines = if calls.is_empty() && decoded.as_ref().is_none_or(|d| d.scalars.is_empty()) {
-            None
-        } else {
-            Some(LineIndex::new(text))
-        };
-        for call in &calls {
-            out.calls += 1;
-            let found = self.checker.check_call(text, call.name, &call.args, &skill);
-            if found.is_empty() {
-                continue;
-            }
-            let negated = lines.as_ref().is_some_and(|ix| {
-                let line = ix.line_span(text, ix.line_of(call.name.start));
-                negation::forbids(
-                    &text[line.start..call.name.start],
-                    &self.settings.negation_words,
-                )
-            });
-            let call_span = Span::new(
-                call.name.start,
-                call.args.close.map_or(call.name.end, |c| c + 1),
-            );
-            let _ = call.context;
-            for p in found {
-                if negated && p.rule.negation_applies() {
+                let Some(call) = self.call_at(text, c, region.span.end, region.context) else {
+                    continue;
+                };
+                out.calls += 1;
+                let found = self.checker.check_call(text, call.name, &call.args, &skill);
+                if found.is_empty() {
                     continue;
                 }
-                problems.push((p, call_span));
+                let line_start = memchr::memrchr(b'\n', &text.as_bytes()[..call.name.start])
+                    .map_or(0, |i| i + 1);
+                let negated = negation::forbids(
+                    &text[line_start..call.name.start],
+                    &self.settings.negation_words,
+                );
+                let call_span = Span::new(
+                    call.name.start,
+                    call.args.close.map_or(call.name.end, |c| c + 1),
+                );
+                for p in found {
+                    if negated && p.rule.negation_applies() {
+                        continue;
+                    }
+                    problems.push((p, call_span));
+                }
             }
         }
 
@@ -224,7 +213,7 @@ impl<'s> Linter<'s> {
         if problems.is_empty() {
             return out;
         }
-        let lines = lines.unwrap_or_else(|| LineIndex::new(text));
+        let lines = LineIndex::new(text);
         let allowances = markers::read(text, &lines);
         for w in &allowances.problems {
             out.warnings.push(format!("{path}: {w}"));
@@ -307,11 +296,7 @@ impl<'s> Linter<'s> {
                     })
             }
         };
-        is_call.then_some(FoundCall {
-            name: c.name,
-            args,
-            context,
-        })
+        is_call.then_some(FoundCall { name: c.name, args })
     }
 
     fn skill_profiles(

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Times `toolgate lint` against ripgrep on a corpus of at least 10,000 SKILL.md files and
+# 100 MB built from skills-fixtures/, and reports the lint's peak memory.
+#
+#   scripts/bench-lint.sh            # corpus in target/bench-corpus, 5 runs each
+#   RUNS=3 FILES=13000 scripts/bench-lint.sh
+#
+# Each corpus file is one fixture's front matter followed by the bodies of every fixture
+# (repeated to at least 8 KB),
+# so the corpus is as dense in tool calls (and findings) as the fixtures themselves.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+FILES=${FILES:-13000}
+RUNS=${RUNS:-5}
+CORPUS=${CORPUS:-target/bench-corpus}
+TARGET=${CARGO_TARGET_DIR:-target}
+# The pattern rg searches: a name, an optional space, `(`, then a `field=` pair.
+PATTERN='[A-Za-z_][A-Za-z0-9_-]* ?\([A-Za-z_][A-Za-z0-9_]* *='
+
+if ! command -v rg >/dev/null; then
+  apt-get install -y ripgrep >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y ripgrep >/dev/null; }
+fi
+cargo build --release --quiet
+BIN="$TARGET/release/toolgate"
+
+if [ ! -f "$CORPUS/.complete-$FILES" ]; then
+  rm -rf "$CORPUS"
+  mkdir -p "$CORPUS"
+  python3 - "$CORPUS" "$FILES" <<'PY'
+import os, sys, glob
+out, n = sys.argv[1], int(sys.argv[2])
+skills = sorted(glob.glob("skills-fixtures/**/SKILL.md", recursive=True))
+fronts, bodies = [], []
+for p in skills:
+    text = open(p, encoding="utf-8").read()
+    if text.startswith("---\n"):
+        end = text.index("\n---\n", 4) + 5
+        fronts.append(text[:end]); bodies.append(text[end:])
+    else:
+        fronts.append(""); bodies.append(text)
+body = "\n".join(bodies)
+# Repeat the bodies so that each file is at least 8 KB, like a long real skill.
+body = body * -(-8000 // len(body))
+for i in range(n):
+    d = os.path.join(out, f"{i // 100:03d}", f"skill-{i:05d}")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "SKILL.md"), "w", encoding="utf-8") as f:
+        f.write(fronts[i % len(fronts)] + body)
+with open(os.path.join(out, "toolgate.toml"), "w") as f:
+    f.write('catalog = "tatara"\n')
+PY
+  touch "$CORPUS/.complete-$FILES"
+fi
+count=$(find "$CORPUS" -name SKILL.md | wc -l)
+bytes=$(find "$CORPUS" -name SKILL.md -printf '%s\n' | awk '{s+=$1} END {print s}')
+echo "corpus: $count SKILL.md files, $bytes bytes, in $CORPUS"
+
+# Warm the page cache, then time each command RUNS times and keep the median.
+cat $(find "$CORPUS" -name SKILL.md | head -1) >/dev/null
+rg -c "$PATTERN" "$CORPUS" >/dev/null || true
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+time_of() { # prints "seconds peak_kib"
+  /usr/bin/time -f '%e %M' -o /tmp/bench-time.$$ "$@" >/dev/null 2>/dev/null || true
+  tail -1 /tmp/bench-time.$$
+}
+rg_times=(); lint_times=(); lint_mem=()
+for _ in $(seq "$RUNS"); do
+  read -r t _m < <(time_of rg -n "$PATTERN" "$CORPUS")
+  rg_times+=("$t")
+  read -r t m < <(time_of "$BIN" lint "$CORPUS" --format concise)
+  lint_times+=("$t"); lint_mem+=("$m")
+done
+rg_t=$(printf '%s\n' "${rg_times[@]}" | median)
+lint_t=$(printf '%s\n' "${lint_times[@]}" | median)
+mem=$(printf '%s\n' "${lint_mem[@]}" | sort -n | tail -1)
+read -r t _m < <(time_of "$BIN" lint "$CORPUS")
+full_t=$t
+summary=$("$BIN" lint "$CORPUS" --format concise 2>/dev/null | tail -1 || true)
+echo "lint: $summary"
+echo "rg -n PATTERN:            median ${rg_t}s over $RUNS runs"
+echo "toolgate lint (concise):  median ${lint_t}s over $RUNS runs, peak memory $((mem / 1024)) MiB"
+echo "toolgate lint (full):     ${full_t}s (one run)"
+awk -v l="$lint_t" -v r="$rg_t" 'BEGIN { printf "ratio lint/rg: %.2f (target: at most 3)\n", l / r }'
