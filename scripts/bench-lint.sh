@@ -5,9 +5,9 @@
 #   scripts/bench-lint.sh            # corpus in target/bench-corpus, 5 runs each
 #   RUNS=3 FILES=13000 scripts/bench-lint.sh
 #
-# Each corpus file is one fixture's front matter followed by the bodies of every fixture
-# (repeated to at least 8 KB),
-# so the corpus is as dense in tool calls (and findings) as the fixtures themselves.
+# Each corpus file is one fixture case (front matter and body), padded to at least 8 KB: a
+# clean case with copies of its own body (dense in valid calls), a drift case with code
+# samples that hold no tool call (so it keeps its few findings). See the generator below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,33 +24,42 @@ fi
 cargo build --release --quiet
 BIN="$TARGET/release/toolgate"
 
-if [ ! -f "$CORPUS/.complete-$FILES" ]; then
+if [ ! -f "$CORPUS/.complete-v2-$FILES" ]; then
   rm -rf "$CORPUS"
   mkdir -p "$CORPUS"
   python3 - "$CORPUS" "$FILES" <<'PY'
 import os, sys, glob
 out, n = sys.argv[1], int(sys.argv[2])
-skills = sorted(glob.glob("skills-fixtures/**/SKILL.md", recursive=True))
-fronts, bodies = [], []
-for p in skills:
+# Cases checked against tatara by the root toolgate.toml (cases with their own surface or
+# profile mapping are left out: the corpus has one configuration).
+cases = []
+for p in sorted(glob.glob("skills-fixtures/*/SKILL.md")):
+    case = os.path.dirname(p)
+    if os.path.exists(os.path.join(case, "toolgate.toml")):
+        continue
     text = open(p, encoding="utf-8").read()
-    if text.startswith("---\n"):
-        end = text.index("\n---\n", 4) + 5
-        fronts.append(text[:end]); bodies.append(text[end:])
-    else:
-        fronts.append(""); bodies.append(text)
-body = "\n".join(bodies)
-# Repeat the bodies so that each file is at least 8 KB, like a long real skill.
-body = body * -(-8000 // len(body))
+    end = text.index("\n---\n", 4) + 5
+    clean = open(os.path.join(case, "expected.txt")).read().strip() == ""
+    cases.append((text, text[end:], clean))
+samples = open("skills-fixtures/code-samples/SKILL.md", encoding="utf-8").read()
+samples = samples[samples.index("\n---\n", 4) + 5:]
 for i in range(n):
+    text, body, clean = cases[i % len(cases)]
+    # Pad each file to 8 KB or more: a clean case with more of its own body, a drift case
+    # with code samples that hold no tool call, so that each file keeps its case's findings
+    # (a few per file, like a real repository with some drift) and clean files stay dense
+    # in valid calls.
+    pad = body if clean else samples
+    while len(text) < 8000:
+        text += "\n" + pad
     d = os.path.join(out, f"{i // 100:03d}", f"skill-{i:05d}")
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "SKILL.md"), "w", encoding="utf-8") as f:
-        f.write(fronts[i % len(fronts)] + body)
+        f.write(text)
 with open(os.path.join(out, "toolgate.toml"), "w") as f:
     f.write('catalog = "tatara"\n')
 PY
-  touch "$CORPUS/.complete-$FILES"
+  touch "$CORPUS/.complete-v2-$FILES"
 fi
 count=$(find "$CORPUS" -name SKILL.md | wc -l)
 bytes=$(find "$CORPUS" -name SKILL.md -printf '%s\n' | awk '{s+=$1} END {print s}')

@@ -13,19 +13,40 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
-const DRIFT: &str = "---\nprofiles: [\"implement\"]\n---\n\nCall `submit_outcome(action=\"shipped\")`.\n";
+const DRIFT: &str =
+    "---\nprofiles: [\"implement\"]\n---\n\nCall `submit_outcome(action=\"shipped\")`.\n";
 
 #[test]
 fn real_corpus_has_no_false_positive_and_the_memory_edges_drift() {
     let Some(shared) = shared() else { return };
     let corpus = shared.join("anchors/tatara/tatara-agent-skills@8b51c62");
-    let o = run(&["lint", "--catalog", "tatara", corpus.to_str().unwrap(), "--format", "concise"]);
+    let o = run(&[
+        "lint",
+        "--catalog",
+        "tatara",
+        corpus.to_str().unwrap(),
+        "--format",
+        "concise",
+    ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let out = stdout(&o);
-    let findings: Vec<&str> = out.lines().filter(|l| l.contains(": unknown-") || l.contains(": invalid-") || l.contains(": wrong-") || l.contains("-not-in-")).collect();
+    let findings: Vec<&str> = out
+        .lines()
+        .filter(|l| {
+            l.contains(": unknown-")
+                || l.contains(": invalid-")
+                || l.contains(": wrong-")
+                || l.contains("-not-in-")
+        })
+        .collect();
     let tail: Vec<String> = findings
         .iter()
-        .map(|l| l.split("tatara-agent-skills@8b51c62/").nth(1).unwrap().to_string())
+        .map(|l| {
+            l.split("tatara-agent-skills@8b51c62/")
+                .nth(1)
+                .unwrap()
+                .to_string()
+        })
         .collect();
     assert_eq!(
         tail,
@@ -35,12 +56,22 @@ fn real_corpus_has_no_false_positive_and_the_memory_edges_drift() {
             "skills/mcp/tatara-mcp-memory/SKILL.md:149:6: unknown-field: `memory_edges` has no field `properties`",
         ]
     );
-    assert!(out.ends_with("Found 3 errors in 1 file (49 files and 424 calls checked).\n"), "{out}");
+    assert!(
+        out.ends_with("Found 3 errors in 1 file (49 files and 424 calls checked).\n"),
+        "{out}"
+    );
 
     // With tatara's own manifest format, the same corpus passes: the drift is a field
     // name, which that format cannot hold.
     let manifest = shared.join("anchors/tatara/tool-manifest.json");
-    let o = run(&["lint", "--manifest", manifest.to_str().unwrap(), corpus.to_str().unwrap(), "--format", "concise"]);
+    let o = run(&[
+        "lint",
+        "--manifest",
+        manifest.to_str().unwrap(),
+        corpus.to_str().unwrap(),
+        "--format",
+        "concise",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     assert!(stderr(&o).contains("skipped unknown-field"));
 }
@@ -51,7 +82,17 @@ fn history_drift_is_caught() {
     let history = shared.join("anchors/tatara/history");
     // Before the clarify profile was deleted: every skill naming it, and every
     // `submit_outcome(decision=...)` call.
-    let o = run(&["lint", "--catalog", "tatara", "--format", "json", history.join("tatara-agent-skills@3a01267").to_str().unwrap()]);
+    let o = run(&[
+        "lint",
+        "--catalog",
+        "tatara",
+        "--format",
+        "json",
+        history
+            .join("tatara-agent-skills@3a01267")
+            .to_str()
+            .unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(1));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let items = v.as_array().unwrap();
@@ -66,7 +107,17 @@ fn history_drift_is_caught() {
     assert_eq!(count("unknown-field", None), 14);
     assert_eq!(items.len(), 20);
     // Before the rewrite: calls to tools that are gone.
-    let o = run(&["lint", "--catalog", "tatara", "--format", "json", history.join("tatara-agent-skills@63b8432").to_str().unwrap()]);
+    let o = run(&[
+        "lint",
+        "--catalog",
+        "tatara",
+        "--format",
+        "json",
+        history
+            .join("tatara-agent-skills@63b8432")
+            .to_str()
+            .unwrap(),
+    ]);
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let tools: std::collections::BTreeSet<&str> = v
         .as_array()
@@ -75,7 +126,15 @@ fn history_drift_is_caught() {
         .filter(|f| f["rule"] == "unknown-tool")
         .map(|f| f["tool"].as_str().unwrap())
         .collect();
-    for gone in ["review_verdict", "issue_outcome", "decline_implementation", "code_callers", "comment_on_issue", "query", "describe"] {
+    for gone in [
+        "review_verdict",
+        "issue_outcome",
+        "decline_implementation",
+        "code_callers",
+        "comment_on_issue",
+        "query",
+        "describe",
+    ] {
         assert!(tools.contains(gone), "{gone} not reported: {tools:?}");
     }
 }
@@ -85,7 +144,11 @@ fn malformed_files_are_reported_and_the_run_goes_on() {
     let dir = scratch("lint-malformed");
     write(&dir.join("good/SKILL.md"), DRIFT);
     std::fs::create_dir_all(dir.join("utf8")).unwrap();
-    std::fs::write(dir.join("utf8/SKILL.md"), b"---\nname: x\n---\nok \xff\xfe here\n").unwrap();
+    std::fs::write(
+        dir.join("utf8/SKILL.md"),
+        b"---\nname: x\n---\nok \xff\xfe here\n",
+    )
+    .unwrap();
     std::fs::create_dir_all(dir.join("binary")).unwrap();
     std::fs::write(dir.join("binary/SKILL.md"), b"\x7fELF\x00\x00\x01binary").unwrap();
     std::fs::create_dir_all(dir.join("huge")).unwrap();
@@ -94,15 +157,34 @@ fn malformed_files_are_reported_and_the_run_goes_on() {
     std::fs::create_dir_all(dir.join("loop")).unwrap();
     std::os::unix::fs::symlink("../loop", dir.join("loop/back")).unwrap();
     std::os::unix::fs::symlink("SKILL.md", dir.join("loop/SKILL.md")).unwrap();
-    write(&dir.join("yaml/SKILL.md"), "---\nprofiles: [unclosed\n---\n`mr_write(action=\"x\")`\n");
-    let o = run(&["lint", "--catalog", "tatara", "--format", "concise", dir.to_str().unwrap()]);
+    write(
+        &dir.join("yaml/SKILL.md"),
+        "---\nprofiles: [unclosed\n---\n`mr_write(action=\"x\")`\n",
+    );
+    let o = run(&[
+        "lint",
+        "--catalog",
+        "tatara",
+        "--format",
+        "concise",
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("utf8/SKILL.md: is not valid UTF-8 (bad byte at offset 19, line 4)"), "{err}");
+    assert!(
+        err.contains("utf8/SKILL.md: is not valid UTF-8 (bad byte at offset 19, line 4)"),
+        "{err}"
+    );
     assert!(err.contains("binary/SKILL.md: is a binary file"), "{err}");
-    assert!(err.contains("huge/SKILL.md: is 100.0 MiB, more than the 16 MiB"), "{err}");
+    assert!(
+        err.contains("huge/SKILL.md: is 100.0 MiB, more than the 16 MiB"),
+        "{err}"
+    );
     assert!(err.contains("loop/"), "{err}");
-    assert!(err.contains("yaml/SKILL.md:3:1:") && err.contains("not valid YAML"), "{err}");
+    assert!(
+        err.contains("yaml/SKILL.md:3:1:") && err.contains("not valid YAML"),
+        "{err}"
+    );
     let out = stdout(&o);
     // The readable files were still checked and their findings printed.
     assert!(out.contains("good/SKILL.md:5:29: invalid-value"), "{out}");
@@ -131,7 +213,7 @@ fn hostile_input_is_linted_quickly() {
     text.push_str(&"a(".repeat(50_000));
     text.push_str("`\n```\n");
     text.push_str(&"x=\"".repeat(20_000));
-    text.push_str("\n");
+    text.push('\n');
     text.push_str(&"`".repeat(30_000));
     write(&dir.join("SKILL.md"), &text);
     let t = std::time::Instant::now();
@@ -147,16 +229,37 @@ fn json_has_exactly_the_documented_keys() {
     assert_eq!(o.status.code(), Some(1));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let first = &v.as_array().unwrap()[0];
-    let mut keys: Vec<&str> = first.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut keys: Vec<&str> = first
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     keys.sort();
     assert_eq!(
         keys,
-        ["column", "end_column", "end_line", "field", "line", "message", "path", "rule", "severity", "suggestion", "tool", "value"]
+        [
+            "column",
+            "end_column",
+            "end_line",
+            "field",
+            "line",
+            "message",
+            "path",
+            "rule",
+            "severity",
+            "suggestion",
+            "tool",
+            "value"
+        ]
     );
     assert_eq!(first["path"], "skills-fixtures/wrong-type/SKILL.md");
     assert_eq!(first["rule"], "wrong-type");
     assert_eq!(first["value"], "42");
-    assert_eq!((first["line"].as_u64(), first["column"].as_u64()), (Some(8), Some(47)));
+    assert_eq!(
+        (first["line"].as_u64(), first["column"].as_u64()),
+        (Some(8), Some(47))
+    );
     assert_eq!(first["end_column"], 51);
     assert!(first["suggestion"].is_null());
     // Clean: an empty array.
@@ -176,8 +279,14 @@ fn sarif_and_github_formats() {
     assert_eq!(run0["tool"]["driver"]["rules"].as_array().unwrap().len(), 7);
     let r = &run0["results"][0];
     assert_eq!(r["ruleId"], "unknown-tool");
-    assert_eq!(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "skills-fixtures/unknown-tool/SKILL.md");
-    assert_eq!(r["locations"][0]["physicalLocation"]["region"]["startLine"], 7);
+    assert_eq!(
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "skills-fixtures/unknown-tool/SKILL.md"
+    );
+    assert_eq!(
+        r["locations"][0]["physicalLocation"]["region"]["startLine"],
+        7
+    );
 
     let o = run(&["lint", "skills-fixtures/unknown-tool", "--format", "github"]);
     let out = stdout(&o);
@@ -206,7 +315,11 @@ fn paths_are_relative_to_the_starting_folder() {
         .args(["lint", abs.to_str().unwrap(), "--format", "concise"])
         .output()
         .unwrap();
-    assert!(stdout(&o).starts_with("unknown-tool/SKILL.md:7:25: "), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with("unknown-tool/SKILL.md:7:25: "),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
@@ -214,26 +327,63 @@ fn surface_problems_fail_closed_unless_allowed() {
     let dir = scratch("lint-manifest");
     write(&dir.join("s/SKILL.md"), DRIFT);
     let missing = dir.join("nope.json");
-    let o = run(&["lint", "--manifest", missing.to_str().unwrap(), dir.to_str().unwrap()]);
+    let o = run(&[
+        "lint",
+        "--manifest",
+        missing.to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("cannot read the manifest"), "{}", stderr(&o));
-    let o = run(&["lint", "--manifest", missing.to_str().unwrap(), "--allow-missing-manifest", dir.to_str().unwrap()]);
+    assert!(
+        stderr(&o).contains("cannot read the manifest"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[
+        "lint",
+        "--manifest",
+        missing.to_str().unwrap(),
+        "--allow-missing-manifest",
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stderr(&o).contains("warning:"));
     let empty = dir.join("empty.json");
     write(&empty, "{\"tools\": []}\n");
-    let o = run(&["lint", "--manifest", empty.to_str().unwrap(), dir.to_str().unwrap()]);
+    let o = run(&[
+        "lint",
+        "--manifest",
+        empty.to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no tools"), "{}", stderr(&o));
-    let o = run(&["lint", "--manifest", empty.to_str().unwrap(), "--allow-missing-manifest", dir.to_str().unwrap()]);
+    let o = run(&[
+        "lint",
+        "--manifest",
+        empty.to_str().unwrap(),
+        "--allow-missing-manifest",
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0));
     // No surface at all.
-    let o = toolgate().current_dir(&dir).args(["lint"]).output().unwrap();
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint"])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no surface"), "{}", stderr(&o));
     // A broken configuration.
-    write(&dir.join("toolgate.toml"), "catalog = \"tatara\"\nsevertiy = 1\n");
-    let o = toolgate().current_dir(&dir).args(["lint"]).output().unwrap();
+    write(
+        &dir.join("toolgate.toml"),
+        "catalog = \"tatara\"\nsevertiy = 1\n",
+    );
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint"])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("toolgate.toml"), "{}", stderr(&o));
 }
@@ -241,20 +391,44 @@ fn surface_problems_fail_closed_unless_allowed() {
 #[test]
 fn walking_honours_gitignore_and_skips_build_folders() {
     let dir = scratch("lint-walk");
-    write(&dir.join("toolgate.toml"), "catalog = \"tatara\"\n[severity]\ninvalid-value = \"warning\"\n");
+    write(
+        &dir.join("toolgate.toml"),
+        "catalog = \"tatara\"\n[severity]\ninvalid-value = \"warning\"\n",
+    );
     write(&dir.join(".gitignore"), "ignored/\n");
-    for p in ["ignored/SKILL.md", "target/SKILL.md", "node_modules/x/SKILL.md", ".git/SKILL.md", "notes/README.md"] {
+    for p in [
+        "ignored/SKILL.md",
+        "target/SKILL.md",
+        "node_modules/x/SKILL.md",
+        ".git/SKILL.md",
+        "notes/README.md",
+    ] {
         write(&dir.join(p), DRIFT);
     }
     write(&dir.join("kept/SKILL.md"), DRIFT);
     write(&dir.join(".claude/agents/helper.md"), DRIFT);
-    let o = toolgate().current_dir(&dir).args(["lint", "--format", "concise"]).output().unwrap();
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", "--format", "concise"])
+        .output()
+        .unwrap();
     // Warnings only: exit 0.
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    let files: Vec<&str> = out.lines().filter_map(|l| l.split(':').next()).filter(|p| p.ends_with(".md")).collect();
-    assert_eq!(files, [".claude/agents/helper.md", "kept/SKILL.md"], "{out}");
-    assert!(out.ends_with("Found 2 warnings in 2 files (2 files and 2 calls checked).\n"), "{out}");
+    let files: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split(':').next())
+        .filter(|p| p.ends_with(".md"))
+        .collect();
+    assert_eq!(
+        files,
+        [".claude/agents/helper.md", "kept/SKILL.md"],
+        "{out}"
+    );
+    assert!(
+        out.ends_with("Found 2 warnings in 2 files (2 files and 2 calls checked).\n"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -263,13 +437,22 @@ fn baseline_reports_only_new_findings() {
     write(&dir.join("toolgate.toml"), "catalog = \"tatara\"\n");
     write(&dir.join("a/SKILL.md"), DRIFT);
     let base = dir.join("baseline.json");
-    let lint = || toolgate().current_dir(&dir).args(["lint", "--format", "concise", "--baseline", "baseline.json"]).output().unwrap();
+    let lint = || {
+        toolgate()
+            .current_dir(&dir)
+            .args(["lint", "--format", "concise", "--baseline", "baseline.json"])
+            .output()
+            .unwrap()
+    };
     let o = lint();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("recorded 1 finding"));
     assert!(base.is_file());
     // Unchanged: still clean, even after an edit above the call moves it down.
-    write(&dir.join("a/SKILL.md"), &DRIFT.replace("\nCall", "\nIntro.\n\nCall"));
+    write(
+        &dir.join("a/SKILL.md"),
+        &DRIFT.replace("\nCall", "\nIntro.\n\nCall"),
+    );
     let o = lint();
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert!(stdout(&o).contains("1 finding in the baseline not shown"));
@@ -277,7 +460,11 @@ fn baseline_reports_only_new_findings() {
     write(&dir.join("b/SKILL.md"), DRIFT);
     let o = lint();
     assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).starts_with("b/SKILL.md:5:29: invalid-value"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with("b/SKILL.md:5:29: invalid-value"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
@@ -289,5 +476,9 @@ fn explain_prints_each_rule() {
     assert_eq!(stdout(&o).lines().count(), 7);
     let o = run(&["explain", "unknown-feild"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("did you mean `unknown-field`?"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("did you mean `unknown-field`?"),
+        "{}",
+        stderr(&o)
+    );
 }

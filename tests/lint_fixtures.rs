@@ -17,9 +17,14 @@ fn every_fixture_gives_exactly_its_expected_findings() {
     assert!(summary.starts_with("Found "), "{summary}");
     let mut actual: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for line in lines {
-        let rest = line.strip_prefix("skills-fixtures/").expect("paths relative to the cwd");
+        let rest = line
+            .strip_prefix("skills-fixtures/")
+            .expect("paths relative to the cwd");
         let (case, tail) = rest.split_once('/').expect("a case folder");
-        actual.entry(case.to_string()).or_default().push(tail.to_string());
+        actual
+            .entry(case.to_string())
+            .or_default()
+            .push(tail.to_string());
     }
     let root = repo_root().join("skills-fixtures");
     let mut cases = 0;
@@ -56,17 +61,27 @@ fn every_fixture_gives_exactly_its_expected_findings() {
         assert!(rules_seen.contains(rule), "no fixture covers {rule}");
     }
     // The tatara-format case says which checks were skipped.
-    assert!(stderr(&o).contains("skipped unknown-field"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("skipped unknown-field"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn each_case_alone_gives_the_same_findings() {
     // Linting one case folder finds its own toolgate.toml (upward), so a case gives the
     // same findings alone as with the others.
-    for case in ["maetra-catalog", "renames-declared", "profiles-from-config", "clean-calls"] {
+    for case in [
+        "maetra-catalog",
+        "renames-declared",
+        "profiles-from-config",
+        "clean-calls",
+    ] {
         let dir = format!("skills-fixtures/{case}");
         let o = run(&["lint", &dir, "--format", "concise"]);
-        let expected = std::fs::read_to_string(repo_root().join(&dir).join("expected.txt")).unwrap();
+        let expected =
+            std::fs::read_to_string(repo_root().join(&dir).join("expected.txt")).unwrap();
         let code = if expected.trim().is_empty() { 0 } else { 1 };
         assert_eq!(o.status.code(), Some(code), "{case}: {}", stderr(&o));
         let got: Vec<String> = stdout(&o)

@@ -207,12 +207,10 @@ pub fn name_end(bytes: &[u8], at: usize, bound: usize) -> usize {
     let mut i = at;
     while i < bound {
         let b = bytes[i];
-        if b.is_ascii_alphanumeric() || b == b'_' {
-            i += 1;
-        } else if b == b'-'
+        let inner_dash = b == b'-'
             && i + 1 < bound
-            && (bytes[i + 1].is_ascii_alphanumeric() || bytes[i + 1] == b'_')
-        {
+            && (bytes[i + 1].is_ascii_alphanumeric() || bytes[i + 1] == b'_');
+        if b.is_ascii_alphanumeric() || b == b'_' || inner_dash {
             i += 1;
         } else {
             break;

@@ -139,7 +139,11 @@ impl<'s> Checker<'s> {
         skill: &SkillProfiles,
     ) -> Vec<Problem> {
         let tool_name = name.of(text);
-        let Some(tool) = self.names.get(tool_name).and_then(|&i| self.surface.tools.get(i)) else {
+        let Some(tool) = self
+            .names
+            .get(tool_name)
+            .and_then(|&i| self.surface.tools.get(i))
+        else {
             return vec![self.unknown_tool(tool_name, name)];
         };
         let profile_mode = !skill.all && self.knows_profiles();
@@ -228,7 +232,11 @@ impl<'s> Checker<'s> {
     }
 
     /// [`closest`], remembered.
-    fn suggest<'c>(&self, word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<String> {
+    fn suggest<'c>(
+        &self,
+        word: &str,
+        candidates: impl IntoIterator<Item = &'c str>,
+    ) -> Option<String> {
         let candidates: Vec<&str> = candidates.into_iter().collect();
         let mut key = String::with_capacity(word.len() + 64);
         key.push_str(word);
@@ -251,7 +259,10 @@ impl<'s> Checker<'s> {
     fn unknown_tool(&self, tool_name: &str, name: Span) -> Problem {
         let renamed = self.former_tools.get(tool_name).copied();
         let suggestion = renamed.map(str::to_string).or_else(|| {
-            self.suggest(tool_name, self.surface.tools.iter().map(|t| t.name.as_str()))
+            self.suggest(
+                tool_name,
+                self.surface.tools.iter().map(|t| t.name.as_str()),
+            )
         });
         Problem {
             rule: Rule::UnknownTool,
@@ -259,7 +270,11 @@ impl<'s> Checker<'s> {
             message: rules::unknown_tool::message(
                 tool_name,
                 renamed,
-                if renamed.is_some() { None } else { suggestion.as_deref() },
+                if renamed.is_some() {
+                    None
+                } else {
+                    suggestion.as_deref()
+                },
             ),
             tool: Some(tool_name.to_string()),
             field: None,
@@ -337,7 +352,11 @@ impl<'s> Checker<'s> {
                     &tool.name,
                     field,
                     renamed,
-                    if renamed.is_some() { None } else { suggestion.as_deref() },
+                    if renamed.is_some() {
+                        None
+                    } else {
+                        suggestion.as_deref()
+                    },
                 ),
                 tool: Some(tool.name.clone()),
                 field: Some(field.to_string()),
@@ -396,7 +415,7 @@ impl<'s> Checker<'s> {
                         .iter()
                         .filter(|(f, _)| f == field)
                         .flat_map(|(_, values)| values.iter())
-                        .find(|(_, olds)| olds.iter().any(|o| *o == shown))
+                        .find(|(_, olds)| olds.contains(&shown))
                         .map(|(new, _)| new.clone())
                 });
                 let suggestion = renamed
@@ -473,7 +492,11 @@ impl std::hash::Hasher for Fnv {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
         for &b in bytes {
             h ^= u64::from(b);
             h = h.wrapping_mul(0x0100_0000_01b3);

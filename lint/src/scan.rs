@@ -318,10 +318,45 @@ enum Html {
 }
 
 const BLOCK_TAGS: &[&str] = &[
-    "address", "article", "aside", "blockquote", "body", "details", "dialog", "dd", "div", "dl",
-    "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5",
-    "h6", "header", "hr", "html", "li", "main", "nav", "ol", "p", "section", "summary", "table",
-    "tbody", "td", "th", "thead", "tr", "ul",
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "body",
+    "details",
+    "dialog",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hr",
+    "html",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "section",
+    "summary",
+    "table",
+    "tbody",
+    "td",
+    "th",
+    "thead",
+    "tr",
+    "ul",
 ];
 
 fn html_start(rest: &[u8], in_paragraph: bool) -> Option<Html> {
@@ -339,13 +374,16 @@ fn html_start(rest: &[u8], in_paragraph: bool) -> Option<Html> {
     }
     let name = String::from_utf8_lossy(&inner[..n]).to_ascii_lowercase();
     let after = inner.get(n).copied();
-    if BLOCK_TAGS.contains(&name.as_str()) && matches!(after, None | Some(b' ' | b'\t' | b'>' | b'/')) {
+    if BLOCK_TAGS.contains(&name.as_str())
+        && matches!(after, None | Some(b' ' | b'\t' | b'>' | b'/'))
+    {
         return Some(Html::UntilBlank);
     }
     // Kind 7: a complete tag alone on its line; it cannot interrupt a paragraph.
     let trimmed = rest.trim_ascii_end();
     let complete = trimmed.ends_with(b">") && !trimmed[1..trimmed.len() - 1].contains(&b'<');
-    (!in_paragraph && complete && matches!(after, Some(b' ' | b'\t' | b'>' | b'/'))).then_some(Html::UntilBlank)
+    (!in_paragraph && complete && matches!(after, Some(b' ' | b'\t' | b'>' | b'/')))
+        .then_some(Html::UntilBlank)
 }
 
 /// The width of a list item marker and the spaces after it, when `rest` starts with one.
@@ -792,7 +830,13 @@ mod reference {
     }
 
     fn by_pulldown(text: &str, body: usize) -> Vec<Where> {
-        let mut map = vec![Where { code: false, table: false }; text.len() + 1];
+        let mut map = vec![
+            Where {
+                code: false,
+                table: false
+            };
+            text.len() + 1
+        ];
         let src = &text[body..];
         let mut table_depth = 0usize;
         let mut table_start = 0usize;
@@ -821,7 +865,13 @@ mod reference {
     }
 
     fn by_scanner(text: &str, body: usize) -> Vec<Where> {
-        let mut map = vec![Where { code: false, table: false }; text.len() + 1];
+        let mut map = vec![
+            Where {
+                code: false,
+                table: false
+            };
+            text.len() + 1
+        ];
         for r in regions(text, body) {
             for w in &mut map[r.span.range()] {
                 w.code = r.context.is_code();
@@ -842,14 +892,19 @@ mod reference {
             let (a, b) = (ours[c.name.start], theirs[c.name.start]);
             if a != b {
                 let line = text[..c.name.start].matches('\n').count() + 1;
-                out.push(format!("line {line} `{}`: scanner {a:?}, pulldown-cmark {b:?}", c.name.of(text)));
+                out.push(format!(
+                    "line {line} `{}`: scanner {a:?}, pulldown-cmark {b:?}",
+                    c.name.of(text)
+                ));
             }
         }
         out
     }
 
     fn markdown_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
         for e in entries.flatten() {
             let p = e.path();
             if p.is_dir() {
@@ -879,6 +934,11 @@ mod reference {
                 disagreements.push(format!("{}: {d}", f.display()));
             }
         }
-        assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n"));
+        assert!(
+            disagreements.is_empty(),
+            "{} disagreements:\n{}",
+            disagreements.len(),
+            disagreements.join("\n")
+        );
     }
 }

@@ -180,14 +180,20 @@ pub fn lint(args: &LintArgs) -> u8 {
     let mut broken: Vec<Option<String>> = vec![None];
     let mut config_of: Vec<usize> = vec![0; files.len()];
     if args.config.is_none() {
-        let mut by_dir: std::collections::HashMap<PathBuf, usize> = std::collections::HashMap::new();
+        let mut by_dir: std::collections::HashMap<PathBuf, usize> =
+            std::collections::HashMap::new();
         for (i, f) in files.iter().enumerate() {
             let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
             let index = match by_dir.get(&dir) {
                 Some(&k) => k,
                 None => {
-                    let found = config::find(if dir.as_os_str().is_empty() { Path::new(".") } else { &dir });
-                    let canon = |p: &Option<PathBuf>| p.as_ref().and_then(|p| std::path::absolute(p).ok());
+                    let found = config::find(if dir.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        &dir
+                    });
+                    let canon =
+                        |p: &Option<PathBuf>| p.as_ref().and_then(|p| std::path::absolute(p).ok());
                     let k = match config_files.iter().position(|c| canon(c) == canon(&found)) {
                         Some(k) => k,
                         None if found.is_none() => 0,
@@ -248,7 +254,9 @@ pub fn lint(args: &LintArgs) -> u8 {
             Err(_) => {
                 broken[k] = Some(format!(
                     "{}: no usable surface (see above)",
-                    config_files[k].as_ref().map_or_else(|| "toolgate.toml".to_string(), |p| p.display().to_string())
+                    config_files[k]
+                        .as_ref()
+                        .map_or_else(|| "toolgate.toml".to_string(), |p| p.display().to_string())
                 ));
                 surfaces.push(None);
             }

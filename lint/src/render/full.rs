@@ -56,3 +56,26 @@ pub fn render(text: &str, findings: &[Finding]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use toolgate_schema::Surface;
+
+    use crate::lint::{Linter, Settings};
+
+    fn rendered(text: &str) -> String {
+        let catalog = toolgate_generated::load_bundled("tatara")
+            .and_then(Result::ok)
+            .expect("the bundled tatara catalog");
+        let surface = Surface::from_catalog(&catalog);
+        let linter = Linter::new(&surface, Settings::default());
+        let lint = linter.lint_text("skills/demo/SKILL.md", text, None);
+        super::render(text, &lint.findings)
+    }
+
+    #[test]
+    fn snapshot_of_every_kind_of_span() {
+        let text = "---\nprofiles: [\"refine\", \"clarfy\"]\n---\n\n| step | call |\n|---|---|\n| open | `mr_write(action=\"open\"\\|\"comment\", number=\"7\")` |\n\n```\nmemory_edges(\n  op=\"create\",\n  from_entity=\"<A>\",\n)\nreview_verdikt(decision=\"approve\")\n```\n";
+        insta::assert_snapshot!(rendered(text));
+    }
+}

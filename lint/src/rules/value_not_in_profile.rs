@@ -62,7 +62,11 @@ pub fn field_message(
     profiles: &[String],
     allowed_for: &[String],
 ) -> String {
-    let (whose, verb) = if allowed_for.len() == 1 { ("profile", "has") } else { ("profiles", "have") };
+    let (whose, verb) = if allowed_for.len() == 1 {
+        ("profile", "has")
+    } else {
+        ("profiles", "have")
+    };
     format!(
         "`{tool}` has no field `{field}` for {}; only {whose} {} {verb} it",
         super::profiles_phrase(profiles),
