@@ -431,13 +431,13 @@ pub(crate) fn generate(
         quote!(let _ = session;)
     } else {
         quote! {
+            // The first profile (declared order) that is served the tool; each profile's
+            // list of tool names is sorted.
             for profile in session.profiles() {
-                let outcome = match *profile {
-                    #(#session_arms,)*
-                };
-                match outcome {
-                    ::core::result::Result::Err(e) if e.is_unknown_tool() => continue,
-                    other => return other,
+                if profile.tool_names().binary_search(&tool).is_ok() {
+                    return match *profile {
+                        #(#session_arms,)*
+                    };
                 }
             }
         }

@@ -1,0 +1,170 @@
+//! Shared inputs of the toolgate benchmarks: a mixed set of real tool calls of both bundled
+//! catalogs, as JSON text, and handlers that do nothing with what they receive.
+
+use std::hint::black_box;
+
+use toolgate_generated::{maetra, tatara};
+
+/// One call: catalog, tool, arguments as JSON text.
+pub struct Call {
+    /// `tatara` (profile `implement`) or `maetra` (all three capabilities).
+    pub catalog: &'static str,
+    /// The tool.
+    pub tool: &'static str,
+    /// The arguments.
+    pub arguments: &'static str,
+}
+
+/// Valid calls, as agents send them: short and long, flat and nested, enums and arrays.
+pub const CALLS: &[Call] = &[
+    Call {
+        catalog: "tatara",
+        tool: "task_get",
+        arguments: r#"{"task":"task-8841"}"#,
+    },
+    Call {
+        catalog: "tatara",
+        tool: "task_note",
+        arguments: r#"{"task":"task-8841","kind":"plan","body":"1. Reproduce the flaky retry test. 2. Bound the backoff. 3. Add a regression test."}"#,
+    },
+    Call {
+        catalog: "tatara",
+        tool: "code_search",
+        arguments: r#"{"repo":"payments-api","q":"retry backoff","type":"function","limit":20}"#,
+    },
+    Call {
+        catalog: "tatara",
+        tool: "scm_read",
+        arguments: r#"{"kind":"mr","repo":"payments-api","state":"open","since":"2026-01-04T10:00:00Z","limit":50}"#,
+    },
+    Call {
+        catalog: "tatara",
+        tool: "mr_write",
+        arguments: r#"{"action":"open","repo":"payments-api","title":"Bound the retry backoff","body":"Caps the exponential backoff at 30 s and adds a regression test for the flaky case."}"#,
+    },
+    Call {
+        catalog: "tatara",
+        tool: "memory_write",
+        arguments: r#"{"text":"The payments API retries card captures with exponential backoff.","metadata":{"area":"payments","kind":"fact"}}"#,
+    },
+    Call {
+        catalog: "tatara",
+        tool: "report_internal_issue",
+        arguments: r#"{"category":"tool_error","description":"scm_read(kind=ci) timed out twice","offending_tool":"scm_read"}"#,
+    },
+    Call {
+        catalog: "tatara",
+        tool: "submit_outcome",
+        arguments: r#"{"task":"task-8841","action":"approved","reason":"The maintainer approved the plan in the issue thread.","approving_maintainer":"jdoe","plan_note_id":"note-17","approval_citations":[{"id":"c-991","quote":"Looks good, go ahead"},{"id":"c-992","quote":"Please keep the cap configurable"}]}"#,
+    },
+    Call {
+        catalog: "maetra",
+        tool: "get_mcp_access",
+        arguments: r#"{}"#,
+    },
+    Call {
+        catalog: "maetra",
+        tool: "check_action",
+        arguments: r#"{"mcp_access_token":"tok-5f2a","content":"rm -rf build/ && cargo build --release","scan_type":"tool_call","tool_name":"shell","agent_id":"agent-7"}"#,
+    },
+    Call {
+        catalog: "maetra",
+        tool: "start_task",
+        arguments: r#"{"mcp_access_token":"tok-5f2a","session_ref":"sess-42","objective":"Refund order 1182 and notify the customer","idempotency_key":"start-sess-42-1","title":"Refund 1182","constraints":["no refunds above 500 EUR","notify by email only"],"success_criteria":["refund issued","customer notified"],"host_type":"CLAUDE","integration_mode":"ENFORCED","confirmation_capable":true}"#,
+    },
+    Call {
+        catalog: "maetra",
+        tool: "check_task_alignment",
+        arguments: r#"{"mcp_access_token":"tok-5f2a","session_ref":"sess-42","action":"Issue a refund of 120 EUR on order 1182","action_type":"execute","target":"payments","effects":["money leaves the account"],"effect":"TRANSFER","tool_name":"refunds.create","estimated_cost":120.0,"reversible":false,"resource":{"order":"1182"}}"#,
+    },
+    Call {
+        catalog: "maetra",
+        tool: "request_approval",
+        arguments: r#"{"mcp_access_token":"tok-5f2a","action":"refunds.create","payload":{"order":"1182","amount":120,"currency":"EUR"},"agent_id":"agent-7","reasoning":"The customer was charged twice.","autonomy_level":"L2","timeout_seconds":600,"idempotency_key":"appr-1182"}"#,
+    },
+    Call {
+        catalog: "maetra",
+        tool: "record_execution_attempt",
+        arguments: r#"{"mcp_access_token":"tok-5f2a","execution_id":"exec-77","attempt_number":1,"request":{"order":"1182","amount":120},"response":{"id":"re_123","status":"succeeded"},"status":"succeeded","started_at":"2026-01-04T10:00:00Z","completed_at":"2026-01-04T10:00:02Z"}"#,
+    },
+];
+
+/// A handler that does nothing with the typed arguments it receives.
+pub struct Sink;
+
+macro_rules! sink {
+    ($($tool:ident: $ty:ty),* $(,)?) => {
+        $(fn $tool(&self, arguments: $ty) -> Self::Output {
+            black_box(arguments);
+        })*
+    };
+}
+
+impl tatara::AlwaysOnHandler for Sink {
+    type Output = ();
+    sink!(
+        project_get: tatara::project_get::Args,
+        repo_list: tatara::repo_list::Args,
+        report_internal_issue: tatara::report_internal_issue::Args,
+        task_context: tatara::task_context::Args,
+        task_get: tatara::task_get::Args,
+        task_note: tatara::task_note::Args,
+    );
+}
+
+impl tatara::ImplementHandler for Sink {
+    sink!(
+        code_context: tatara::code_context::Args,
+        code_explain: tatara::code_explain::Args,
+        code_graph: tatara::code_graph::Args,
+        code_search: tatara::code_search::Args,
+        issue_write: tatara::issue_write::Args,
+        memory_describe: tatara::memory_describe::Args,
+        memory_query: tatara::memory_query::Args,
+        memory_write: tatara::memory_write::Args,
+        mr_takeover_request: tatara::mr_takeover_request::Args,
+        mr_write: tatara::mr_write::Args,
+        scm_read: tatara::scm_read::Args,
+        submit_outcome: tatara::submit_outcome::ImplementArgs,
+    );
+}
+
+/// [`Sink`] for maetra.
+pub struct MaetraSink;
+
+impl maetra::AlwaysOnHandler for MaetraSink {
+    type Output = ();
+    sink!(get_mcp_access: maetra::get_mcp_access::Args);
+}
+
+impl maetra::TaskGuardHandler for MaetraSink {
+    sink!(
+        check_task_alignment: maetra::check_task_alignment::Args,
+        complete_task: maetra::complete_task::Args,
+        explain_task_relationship: maetra::explain_task_relationship::Args,
+        get_task_context: maetra::get_task_context::Args,
+        record_action_effect: maetra::record_action_effect::Args,
+        record_task_progress: maetra::record_task_progress::Args,
+        start_task: maetra::start_task::Args,
+    );
+}
+
+impl maetra::SecureHandler for MaetraSink {
+    sink!(
+        check_action: maetra::check_action::Args,
+        create_rule: maetra::create_rule::Args,
+        list_active_rules: maetra::list_active_rules::Args,
+        update_rule: maetra::update_rule::Args,
+    );
+}
+
+impl maetra::GovernHandler for MaetraSink {
+    sink!(
+        authorize_execution: maetra::authorize_execution::Args,
+        get_approval_status: maetra::get_approval_status::Args,
+        list_active_policies: maetra::list_active_policies::Args,
+        record_execution_attempt: maetra::record_execution_attempt::Args,
+        record_execution_effect: maetra::record_execution_effect::Args,
+        request_approval: maetra::request_approval::Args,
+    );
+}
