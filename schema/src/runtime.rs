@@ -369,6 +369,48 @@ pub mod de {
     ) -> Result<Option<T>, D::Error> {
         T::deserialize(deserializer).map(Some)
     }
+
+    /// An integer field: any JSON number without a fractional part that fits `i64`, `3.0`
+    /// included, as the run-time validator counts it an integer.
+    pub fn integer<'de, D: Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
+        struct Integer;
+        impl serde::de::Visitor<'_> for Integer {
+            type Value = i64;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an integer")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<i64, E> {
+                Ok(v)
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<i64, E> {
+                i64::try_from(v).map_err(|_| {
+                    E::invalid_value(
+                        serde::de::Unexpected::Unsigned(v),
+                        &"an integer that fits i64",
+                    )
+                })
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<i64, E> {
+                // 2^63 is the first f64 past i64::MAX.
+                if v.fract() == 0.0
+                    && v >= -9.223_372_036_854_776e18
+                    && v < 9.223_372_036_854_776e18
+                {
+                    Ok(v as i64)
+                } else {
+                    Err(E::invalid_type(serde::de::Unexpected::Float(v), &self))
+                }
+            }
+        }
+        deserializer.deserialize_i64(Integer)
+    }
+
+    /// [`integer`] for an optional field (JSON `null` refused, as by [`some`]).
+    pub fn some_integer<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<i64>, D::Error> {
+        integer(deserializer).map(Some)
+    }
 }
 
 /// Fail-closed resolution of a selector value (`--profile`, or the selector's environment

@@ -108,6 +108,18 @@ fn finish(name: &str, s: String, digit_prefix: &str) -> Result<String, String> {
     Ok(s)
 }
 
+/// A type name put together from converted parts (`{prefix}{Field}Item`): a `V` in front
+/// when it would start with a digit, a `_` after it when it would be `Self`.
+pub fn type_name(joined: String) -> String {
+    if joined.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("V{joined}")
+    } else if joined == "Self" {
+        "Self_".to_string()
+    } else {
+        joined
+    }
+}
+
 /// An identifier for already-converted text: raw when it is a keyword.
 pub fn ident(text: &str) -> Ident {
     if KEYWORDS.contains(&text) {
@@ -177,6 +189,8 @@ mod tests {
         assert_eq!(snake_ident_text("1st").unwrap(), "_1st");
         assert_eq!(camel_ident_text("1st").unwrap(), "V1st");
         assert!(snake_ident_text("--").is_err());
+        assert_eq!(type_name(format!("{}Args", camel("2"))), "V2Args");
+        assert_eq!(type_name(camel("self")), "Self_");
     }
 
     #[test]

@@ -14,7 +14,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::naming::{Scope, camel_ident_text, ident, snake_ident_text};
+use super::naming::{Scope, camel_ident_text, ident, snake};
 use super::types::ToolOut;
 use super::{Errs, Loc, Options};
 use crate::json::to_pretty;
@@ -113,9 +113,9 @@ pub(crate) fn generate(
     }
     for p in &catalog.profiles {
         let loc = Loc::new(MATRIX_FILE, Pointer::root().key("profiles").key(&p.name));
-        let (camel, snake) = match (camel_ident_text(&p.name), snake_ident_text(&p.name)) {
-            (Ok(c), Ok(s)) => (c, s),
-            (Err(why), _) | (_, Err(why)) => {
+        let camel = match camel_ident_text(&p.name) {
+            Ok(c) => c,
+            Err(why) => {
                 errs.at(&loc, format!("profile name {why}"));
                 continue;
             }
@@ -133,7 +133,8 @@ pub(crate) fn generate(
         names.push(ProfileNames {
             name: p.name.clone(),
             variant: ident(&camel),
-            snake,
+            // `dispatch_` goes in front, so digits and keywords need no escape.
+            snake: snake(&p.name),
         });
     }
 

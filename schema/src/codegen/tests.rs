@@ -184,3 +184,21 @@ fn name_collisions_are_errors_naming_the_file_all_at_once() {
         ]
     );
 }
+
+#[test]
+fn names_that_start_with_a_digit_or_are_keywords_still_make_types() {
+    let text = expand_files(vec![
+        file("profiles.json", MATRIX),
+        tool(
+            "t",
+            r#"{"type": "object", "properties": {"2d": {"type": "object", "properties": {"x": {"type": "string", "enum": ["a"]}}}, "self": {"type": "string", "enum": ["b"]}}}"#,
+        ),
+    ])
+    .unwrap();
+    let text = squeeze(&text);
+    assert!(text.contains("pubstructV2d{"), "{text}");
+    assert!(text.contains("pubenumV2dX{"), "{text}");
+    assert!(text.contains("pubenumSelf_{"), "{text}");
+    assert!(text.contains("pub_2d:"), "{text}");
+    assert!(text.contains("pubself_:"), "{text}");
+}

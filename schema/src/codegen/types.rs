@@ -24,7 +24,7 @@ use std::collections::BTreeSet;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::naming::{Scope, camel, camel_ident_text, ident, snake_ident_text};
+use super::naming::{Scope, camel, camel_ident_text, ident, snake_ident_text, type_name};
 use super::{Errs, Loc, Options};
 use crate::json::{Number, Value, to_compact};
 use crate::load::{Catalog, Tool};
@@ -162,7 +162,7 @@ pub(crate) fn tool_module(
             Some(v) => camel(v),
             None => String::new(),
         };
-        let name = format!("{prefix}Args");
+        let name = type_name(format!("{prefix}Args"));
         let own: Vec<&str> = variant
             .input
             .as_object()
@@ -212,15 +212,18 @@ pub(crate) fn tool_module(
             entry_types.push(ident(&name));
             continue;
         }
+        let Some(variant) = tool.variants.get(index) else {
+            entry_types.push(ident("Args"));
+            continue;
+        };
         m.variant = index;
-        let variant = &tool.variants[index];
         let first = entry.profiles.first().map(String::as_str).unwrap_or("");
         let prefix = format!(
             "{}{}",
             variant.name.as_deref().map(camel).unwrap_or_default(),
             camel(first)
         );
-        let name = format!("{prefix}Args");
+        let name = type_name(format!("{prefix}Args"));
         let own: Vec<&str> = variant
             .input
             .as_object()
@@ -447,7 +450,7 @@ impl Module<'_> {
                 Some(items) => {
                     let inner = self.ty(
                         items,
-                        &format!("{hint}Item"),
+                        &type_name(format!("{hint}Item")),
                         &format!("{path}[]"),
                         &loc.key("items"),
                     );
@@ -460,7 +463,7 @@ impl Module<'_> {
                         Additional::Schema(s) => {
                             let inner = self.ty(
                                 s,
-                                &format!("{hint}Value"),
+                                &type_name(format!("{hint}Value")),
                                 &format!("{path}{{}}"),
                                 &loc.key("additionalProperties"),
                             );
@@ -756,7 +759,7 @@ impl Module<'_> {
             } else {
                 format!("{path}.{prop}")
             };
-            let hint = format!("{prefix}{}", camel(prop));
+            let hint = type_name(format!("{prefix}{}", camel(prop)));
             let ty = self.ty(pschema, &hint, &child_path, &ploc);
             let default = match (&pschema.default, obj.is_required(prop)) {
                 (Some(d), false) if !keeps_absence(prop, d) => self.default_expr(&ty, d),
@@ -776,6 +779,11 @@ impl Module<'_> {
                 quote!(#[serde(rename = #prop)])
             };
             let (serde_attr, field_ty) = match repr {
+                // An integer field takes `3.0` as the validator does (serde's `i64` would not).
+                Repr::Required if ty == Ty::Int => (
+                    quote!(#[serde(deserialize_with = "::toolgate_schema::runtime::de::integer")]),
+                    ty_tokens.clone(),
+                ),
                 Repr::Required => (quote!(), ty_tokens.clone()),
                 Repr::Defaulted => {
                     let fn_ident = format_ident!("__default_{}", text.trim_start_matches("r#"));
@@ -787,14 +795,29 @@ impl Module<'_> {
                         }
                     });
                     let path = format!("{name}::{fn_ident}");
-                    (quote!(#[serde(default = #path)]), ty_tokens.clone())
+                    let integer = if ty == Ty::Int {
+                        quote!(, deserialize_with = "::toolgate_schema::runtime::de::integer")
+                    } else {
+                        quote!()
+                    };
+                    (
+                        quote!(#[serde(default = #path #integer)]),
+                        ty_tokens.clone(),
+                    )
                 }
                 Repr::Optional => (
-                    quote!(#[serde(
-                        default,
-                        skip_serializing_if = "::core::option::Option::is_none",
-                        deserialize_with = "::toolgate_schema::runtime::de::some"
-                    )]),
+                    {
+                        let with = if ty == Ty::Int {
+                            "::toolgate_schema::runtime::de::some_integer"
+                        } else {
+                            "::toolgate_schema::runtime::de::some"
+                        };
+                        quote!(#[serde(
+                            default,
+                            skip_serializing_if = "::core::option::Option::is_none",
+                            deserialize_with = #with
+                        )])
+                    },
                     quote!(::core::option::Option<#ty_tokens>),
                 ),
             };
@@ -806,9 +829,11 @@ impl Module<'_> {
                 if let Some(t) = &pschema.title {
                     attrs.push(quote!(#[schemars(title = #t)]));
                 }
-                if repr == Repr::Optional {
+                if repr == Repr::Optional || ty == Ty::Int {
                     let with = ty_tokens.to_string();
                     attrs.push(quote!(#[schemars(with = #with)]));
+                }
+                if repr == Repr::Optional {
                     if let Some(d) = &pschema.default {
                         let d = json_tokens(d);
                         attrs.push(quote!(#[schemars(extend("default" = #d))]));
@@ -865,7 +890,7 @@ impl Module<'_> {
                 );
             } else {
                 let child_path = format!("{path}{{}}");
-                let ty = self.ty(s, &format!("{prefix}Value"), &child_path, &aloc);
+                let ty = self.ty(s, &type_name(format!("{prefix}Value")), &child_path, &aloc);
                 let map = Ty::Map(Box::new(ty.clone()));
                 let map_tokens = map.tokens();
                 field_tokens.push(quote! {
