@@ -393,8 +393,7 @@ pub mod de {
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<i64, E> {
                 // 2^63 is the first f64 past i64::MAX.
                 if v.fract() == 0.0
-                    && v >= -9.223_372_036_854_776e18
-                    && v < 9.223_372_036_854_776e18
+                    && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&v)
                 {
                     Ok(v as i64)
                 } else {

@@ -833,11 +833,11 @@ impl Module<'_> {
                     let with = ty_tokens.to_string();
                     attrs.push(quote!(#[schemars(with = #with)]));
                 }
-                if repr == Repr::Optional {
-                    if let Some(d) = &pschema.default {
-                        let d = json_tokens(d);
-                        attrs.push(quote!(#[schemars(extend("default" = #d))]));
-                    }
+                if repr == Repr::Optional
+                    && let Some(d) = &pschema.default
+                {
+                    let d = json_tokens(d);
+                    attrs.push(quote!(#[schemars(extend("default" = #d))]));
                 }
                 attrs.extend(constraint_extensions(pschema));
                 quote!(#(#attrs)*)
