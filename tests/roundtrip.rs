@@ -23,11 +23,14 @@ mod maetra {
     toolgate_macros::catalog!("schema/maetra", schemars);
 }
 
-fn catalogs() -> Vec<(
+/// A catalog's name, its argument types, and the schema schemars derives for each.
+type Expanded = (
     &'static str,
     &'static [ArgumentType],
     Vec<(&'static str, Value)>,
-)> {
+);
+
+fn catalogs() -> Vec<Expanded> {
     let derived = |list: Vec<(&'static str, schemars::Schema)>| {
         list.into_iter()
             .map(|(n, s)| (n, serde_json::to_value(s).unwrap()))

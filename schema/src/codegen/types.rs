@@ -15,9 +15,11 @@
 //! A required field is `T`; an optional one with a `default` that the generated code can
 //! write (scalars, enums, arrays of scalars, free JSON) is `T` filled with the default; any
 //! other optional field is `Option<T>`, where JSON `null` is refused as the validator refuses
-//! it. A field that an `if`/`then` tests or requires keeps `Option<T>` even with a default,
-//! so that "absent" stays visible to the check. Lengths, bounds, sizes and the conditional
-//! requirement are checked after deserialization by the generated `Check` impl.
+//! it. A field that a `then` requires, or that an `if` tests for the value of its own default,
+//! keeps `Option<T>` even with a default, so that "absent" stays visible to the check. An
+//! `i64` field takes `3.0` as the validator does (not yet inside arrays and maps). Lengths,
+//! bounds, sizes and the conditional requirement are checked after deserialization by the
+//! generated `Check` impl.
 
 use std::collections::BTreeSet;
 
