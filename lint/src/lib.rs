@@ -3,7 +3,8 @@
 //! The lint engine, one module per concern: [`scan`] (where calls can be in Markdown),
 //! [`args`] (the argument parser), [`frontmatter`] (YAML), [`check`] (a call against the
 //! surface), [`rules`] (names and explanations), [`negation`] and [`markers`] (what does not
-//! count), [`lint`] (one file), [`config`], [`walk`], [`baseline`] and [`render`].
+//! count), [`lint`] (one file), [`fix`] (`--fix`, `--diff`), [`config`], [`walk`],
+//! [`baseline`] and [`render`].
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
@@ -13,6 +14,7 @@ pub mod check;
 pub mod cli;
 pub mod config;
 pub mod finding;
+pub mod fix;
 pub mod frontmatter;
 pub mod lint;
 pub mod markers;

@@ -11,6 +11,7 @@ use super::{CatalogArg, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, SurfaceSource};
 use crate::baseline::{self, Baseline, Record};
 use crate::config::{self, Config};
 use crate::finding::Finding;
+use crate::fix;
 use crate::lint::{FileLint, Linter, Settings};
 use crate::render::{self, Format, Totals};
 use crate::rules::Severity;
@@ -76,6 +77,25 @@ pub struct LintArgs {
     /// instead of failing closed (exit 2).
     #[arg(long)]
     allow_missing_manifest: bool,
+    /// Rewrite, in place, every call that uses a name the catalog declares as former
+    /// (`formerly`): only those bytes change. Ambiguous rewrites are left as findings.
+    #[arg(long, conflicts_with_all = ["diff", "baseline"])]
+    fix: bool,
+    /// Print what --fix would change, as a unified diff, without writing; exit 1 when there is
+    /// anything to change or any error finding would remain.
+    #[arg(long, conflicts_with = "baseline")]
+    diff: bool,
+}
+
+/// What to do with the rewrites findings carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FixMode {
+    /// Report only.
+    Off,
+    /// Rewrite the files.
+    Write,
+    /// Print a diff.
+    Diff,
 }
 
 /// One linted file, ready to print.
@@ -88,7 +108,12 @@ struct Done {
     records: Vec<Record>,
     sarif: Vec<(Finding, String)>,
     baselined: usize,
+    /// Findings repaired (or, with --diff, that would be).
+    fixed: usize,
 }
+
+/// How many times `--fix` re-lints and rewrites one file at most.
+const MAX_FIX_PASSES: usize = 8;
 
 /// Files linted per batch: the output of a batch is printed, in order, before the next one
 /// starts, so memory stays bounded whatever the number of files.
@@ -298,6 +323,13 @@ pub fn lint(args: &LintArgs) -> u8 {
     }
 
     let format: Format = args.format.into();
+    let fix_mode = if args.fix {
+        FixMode::Write
+    } else if args.diff {
+        FixMode::Diff
+    } else {
+        FixMode::Off
+    };
     let mut out = Output::new();
     let mut totals = Totals::default();
     let mut incomplete = !walk_errors.is_empty();
@@ -325,7 +357,7 @@ pub fn lint(args: &LintArgs) -> u8 {
                 (linters[k].as_ref(), &configs[k])
             })
             .collect();
-        let done = lint_batch(batch, baselines, &setups, format, write_baseline);
+        let done = lint_batch(batch, baselines, &setups, format, write_baseline, fix_mode);
         for d in done {
             if let Some(e) = &d.error {
                 messages.push(format!("error: {}: {e}", d.path));
@@ -336,6 +368,8 @@ pub fn lint(args: &LintArgs) -> u8 {
             totals.files += 1;
             totals.calls += d.lint.calls;
             totals.baselined += d.baselined;
+            totals.fixed += d.fixed;
+            totals.files_fixed += usize::from(d.fixed > 0);
             for e in &d.lint.errors {
                 messages.push(format!("error: {e}"));
                 incomplete = true;
@@ -355,17 +389,19 @@ pub fn lint(args: &LintArgs) -> u8 {
                     Severity::Warning => totals.warnings += 1,
                 }
             }
-            match format {
-                Format::Json => out.write(&json.push(&d.lint.findings)),
-                Format::Sarif => sarif.extend(d.sarif),
+            match (fix_mode, format) {
+                (FixMode::Diff, _) => out.write(&d.rendered),
+                (_, Format::Json) => out.write(&json.push(&d.lint.findings)),
+                (_, Format::Sarif) => sarif.extend(d.sarif),
                 _ => out.write(&d.rendered),
             }
             records.extend(d.records);
         }
     }
-    match format {
-        Format::Json => out.write(&json.finish()),
-        Format::Sarif => out.write(&render::sarif::render(&sarif)),
+    match (fix_mode, format) {
+        (FixMode::Diff, _) => {}
+        (_, Format::Json) => out.write(&json.finish()),
+        (_, Format::Sarif) => out.write(&render::sarif::render(&sarif)),
         _ => {}
     }
     if write_baseline && let Some(b) = &args.baseline {
@@ -399,7 +435,23 @@ pub fn lint(args: &LintArgs) -> u8 {
             }
         ));
     }
-    if format.is_human() {
+    if fix_mode == FixMode::Diff {
+        // The diff is the output; the summary goes to stderr so a patch can be piped.
+        messages.push(format!(
+            "would fix {} in {}; {} would remain",
+            if totals.fixed == 1 {
+                "1 finding".to_string()
+            } else {
+                format!("{} findings", totals.fixed)
+            },
+            if totals.files_fixed == 1 {
+                "1 file".to_string()
+            } else {
+                format!("{} files", totals.files_fixed)
+            },
+            totals.errors + totals.warnings
+        ));
+    } else if format.is_human() {
         out.write(&format!("{}\n", render::summary(&totals)));
     }
     let write_failed = out.failed;
@@ -411,7 +463,7 @@ pub fn lint(args: &LintArgs) -> u8 {
     }
     if incomplete {
         EXIT_ERROR
-    } else if totals.errors > 0 {
+    } else if totals.errors > 0 || (fix_mode == FixMode::Diff && totals.fixed > 0) {
         EXIT_FINDINGS
     } else {
         EXIT_OK
@@ -424,6 +476,7 @@ fn lint_batch(
     setups: &[(Option<&Linter<'_>>, &Config)],
     format: Format,
     write_baseline: bool,
+    fix_mode: FixMode,
 ) -> Vec<Done> {
     let next = AtomicUsize::new(0);
     let slots: Vec<std::sync::Mutex<(Option<Baseline>, Option<Done>)>> = baselines
@@ -446,9 +499,15 @@ fn lint_batch(
                     let baseline = slot.0.take();
                     let (linter, config) = setups[i];
                     slot.1 = Some(match linter {
-                        Some(linter) => {
-                            lint_one(path, baseline, linter, config, format, write_baseline)
-                        }
+                        Some(linter) => lint_one(
+                            path,
+                            baseline,
+                            linter,
+                            config,
+                            format,
+                            write_baseline,
+                            fix_mode,
+                        ),
                         None => Done {
                             path: walk::display(path),
                             error: Some(
@@ -472,6 +531,7 @@ fn lint_batch(
         .collect()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn lint_one(
     path: &Path,
     baseline: Option<Baseline>,
@@ -479,6 +539,7 @@ fn lint_one(
     config: &Config,
     format: Format,
     write_baseline: bool,
+    fix_mode: FixMode,
 ) -> Done {
     let shown = walk::display(path);
     let text = match walk::read(path) {
@@ -491,7 +552,39 @@ fn lint_one(
             };
         }
     };
+    let mut text = text;
     let mut lint = linter.lint_text(&shown, &text, config.mapped_profiles(path));
+    let mut fixed = 0;
+    let mut diff = String::new();
+    if fix_mode != FixMode::Off {
+        // A rewrite can reveal the next one (a renamed tool's renamed field is only checked
+        // once the tool is known), so fix until nothing changes, as ruff does.
+        let original = text.clone();
+        for _ in 0..MAX_FIX_PASSES {
+            let repaired = fix::apply(&text, &lint.findings);
+            if repaired.applied.is_empty() {
+                break;
+            }
+            fixed += repaired.applied.len();
+            text = repaired.text;
+            lint = linter.lint_text(&shown, &text, config.mapped_profiles(path));
+        }
+        if fixed > 0 {
+            match fix_mode {
+                FixMode::Write => {
+                    if let Err(e) = std::fs::write(path, &text) {
+                        return Done {
+                            path: shown,
+                            error: Some(format!("cannot write the fixed file: {e}")),
+                            ..Done::default()
+                        };
+                    }
+                }
+                FixMode::Diff => diff = fix::unified_diff(&shown, &original, &text, 3),
+                FixMode::Off => {}
+            }
+        }
+    }
     let mut baselined = 0;
     if let Some(mut b) = baseline {
         lint.findings.retain(|f| {
@@ -514,6 +607,8 @@ fn lint_one(
     }
     let (rendered, sarif) = if write_baseline {
         (String::new(), Vec::new())
+    } else if fix_mode == FixMode::Diff {
+        (diff, Vec::new())
     } else {
         match format {
             Format::Full => (render::full::render(&text, &lint.findings), Vec::new()),
@@ -540,6 +635,7 @@ fn lint_one(
         records,
         sarif,
         baselined,
+        fixed,
     }
 }
 

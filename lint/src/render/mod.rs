@@ -50,6 +50,10 @@ pub struct Totals {
     pub unchecked: usize,
     /// Findings hidden because the baseline records them.
     pub baselined: usize,
+    /// Findings repaired by `--fix` (or that `--diff` would repair).
+    pub fixed: usize,
+    /// Files `--fix` rewrote (or that `--diff` would rewrite).
+    pub files_fixed: usize,
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -79,6 +83,13 @@ pub fn summary(t: &Totals) -> String {
             plural(t.files_with_findings, "file", "files")
         )
     };
+    if t.fixed > 0 {
+        s.push_str(&format!(
+            "; fixed {} in {}",
+            plural(t.fixed, "finding", "findings"),
+            plural(t.files_fixed, "file", "files")
+        ));
+    }
     if t.baselined > 0 {
         s.push_str(&format!(
             "; {} in the baseline not shown",
