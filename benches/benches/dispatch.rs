@@ -97,6 +97,38 @@ fn dispatch(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // What an MCP server gets from rmcp: arguments already parsed into a JSON object.
+    let parsed: Vec<serde_json::Value> = CALLS
+        .iter()
+        .map(|c| serde_json::from_str(c.arguments).unwrap())
+        .collect();
+    let mut group = c.benchmark_group("mixed calls, arguments already parsed");
+    group.throughput(Throughput::Elements(CALLS.len() as u64));
+    group.bench_function("typed dispatch (generated)", |b| {
+        b.iter(|| {
+            for (call, value) in CALLS.iter().zip(&parsed) {
+                let r = match call.catalog {
+                    "tatara" => tatara::dispatch_implement(&Sink, call.tool, black_box(value)),
+                    _ => {
+                        maetra::dispatch(&maetra_session, &MaetraSink, call.tool, black_box(value))
+                    }
+                };
+                black_box(r.is_ok());
+            }
+        })
+    });
+    group.bench_function("jsonschema", |b| {
+        b.iter(|| {
+            for (call, value) in CALLS.iter().zip(&parsed) {
+                let ok = validators
+                    .get(&(call.catalog, call.tool))
+                    .is_some_and(|v| v.is_valid(black_box(value)));
+                black_box(ok);
+            }
+        })
+    });
+    group.finish();
 }
 
 criterion_group!(benches, dispatch);

@@ -160,7 +160,10 @@ impl Surface {
             requested,
         ) {
             Ok(indices) => Session {
-                profiles: indices.iter().map(|&i| known[i].to_string()).collect(),
+                profiles: indices
+                    .iter()
+                    .filter_map(|&i| known.get(i).map(|k| k.to_string()))
+                    .collect(),
                 fail_closed: false,
                 warning: None,
             },
