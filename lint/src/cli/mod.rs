@@ -13,6 +13,8 @@ mod catalog_cmds;
 mod diff_cmd;
 mod explain_cmd;
 mod lint_cmd;
+#[cfg(feature = "serve")]
+mod serve_cmd;
 mod source;
 
 pub use source::{CatalogArg, SurfaceSource};
@@ -35,7 +37,7 @@ profile is served, the release manifest, a lint for the tool calls written in sk
 a diff that says how a surface change breaks its consumers.\n\nTwo catalogs are bundled: \
 `tatara` (21 tools, 7 agent profiles) and `maetra` (18 tools, 3 combinable capabilities). \
 Any command that takes --catalog accepts a bundled name or a catalog folder.",
-    after_help = "Examples:\n  toolgate tools-list --catalog tatara --profile refine\n  toolgate tools-list --catalog maetra --profile task_guard,govern\n  toolgate manifest --catalog tatara --format tatara > tool-manifest.json\n  toolgate check --catalog schema/tatara\n  toolgate lint --catalog tatara skills/\n\nExit codes: 0 success, 1 findings, 2 could not do the job."
+    after_help = "Examples:\n  toolgate tools-list --catalog tatara --profile refine\n  toolgate tools-list --catalog maetra --profile task_guard,govern\n  toolgate manifest --catalog tatara --format tatara > tool-manifest.json\n  toolgate check --catalog schema/tatara\n  toolgate lint --catalog tatara skills/\n  toolgate serve --catalog tatara --profile refine\n\nExit codes: 0 success, 1 findings, 2 could not do the job."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -56,6 +58,9 @@ enum Command {
     Lint(lint_cmd::LintArgs),
     /// Explain a lint rule (without RULE: list the rules).
     Explain(explain_cmd::ExplainArgs),
+    /// Serve a profile's tools as an MCP server on stdio (an echo backend: a contract test double).
+    #[cfg(feature = "serve")]
+    Serve(serve_cmd::ServeArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -74,6 +79,8 @@ pub fn main() -> ExitCode {
         Command::Diff(args) => diff_cmd::run(&args),
         Command::Lint(args) => lint_cmd::lint(&args),
         Command::Explain(args) => explain_cmd::explain(&args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve_cmd::serve(&args),
     };
     ExitCode::from(code)
 }

@@ -1,0 +1,314 @@
+//! toolgate-serve: the typed handlers that `catalog!` generates, behind an MCP server.
+//!
+//! This crate is the only one of toolgate that depends on an MCP SDK (`rmcp`, the official
+//! Rust SDK) and on an async runtime; the core crates (`toolgate-schema`, `toolgate-macros`,
+//! `toolgate-generated`) do not. The `toolgate` binary includes it through its default
+//! `serve` feature.
+//!
+//! It has two parts:
+//!
+//! - [`ToolServer`]: an `rmcp` [`ServerHandler`] over any [`Backend`] (a function from a tool
+//!   name and JSON arguments to a reply). It serves a fixed `tools/list`, parsed once from the
+//!   text a catalog's constants hold, and answers `tools/call` the way the MCP specification
+//!   asks: a tool the session does not list is JSON-RPC error -32602 with one message whether
+//!   or not the tool exists elsewhere; arguments that fail the schema are a tool result with
+//!   `isError: true` and a message naming the field.
+//! - [`echo`]: the backend of `toolgate serve`, a contract test double that validates each
+//!   call (through the generated types for a bundled catalog, with the run-time validator for
+//!   a catalog folder) and answers with the arguments it parsed.
+//!
+//! Wiring a real handler for one profile takes the generated dispatch function of that
+//! profile:
+//!
+//! ```no_run
+//! use toolgate_generated::tatara;
+//! use toolgate_serve::{ToolServer, run_stdio};
+//!
+//! let server = ToolServer::new(tatara::Profile::Refine.tools_list_json(), |tool: &str, arguments: &toolgate_serve::JsonObject| {
+//!     tatara::dispatch_refine(&tatara::EchoHandler, tool, arguments)
+//! })
+//! .expect("the compiled-in tools/list parses");
+//! run_stdio(server).expect("the session ends cleanly");
+//! ```
+
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
+
+pub mod echo;
+
+use std::collections::HashSet;
+use std::fmt;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use toolgate_schema::runtime::CallError;
+
+/// The arguments of a tool call, as MCP carries them: a JSON object.
+pub type JsonObject = serde_json::Map<String, serde_json::Value>;
+
+/// What a handler answered for a call it accepted.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// A result: sent as structured content, and as its JSON text in a text block (what the
+    /// MCP specification asks of a tool that returns structured content).
+    Structured(serde_json::Value),
+    /// The tool ran and failed: a tool result with `isError: true` and this message.
+    Failed(String),
+}
+
+impl From<serde_json::Value> for Reply {
+    fn from(value: serde_json::Value) -> Reply {
+        Reply::Structured(value)
+    }
+}
+
+impl<T: serde::Serialize, E: fmt::Display> From<Result<T, E>> for Reply {
+    fn from(result: Result<T, E>) -> Reply {
+        match result {
+            Ok(value) => match serde_json::to_value(value) {
+                Ok(v) => Reply::Structured(v),
+                Err(e) => Reply::Failed(format!("the tool's result cannot be serialized: {e}")),
+            },
+            Err(e) => Reply::Failed(e.to_string()),
+        }
+    }
+}
+
+/// What answers the calls of a [`ToolServer`]: a generated dispatch function with its
+/// handler, or any function of the same shape.
+///
+/// A call of a tool the session does not list never reaches the backend (the server answers
+/// it as unknown first), so a backend that dispatches more widely than the list cannot widen
+/// what a session may call.
+pub trait Backend: Send + Sync + 'static {
+    /// Answers one call: [`CallError::UnknownTool`] for a tool it does not have,
+    /// [`CallError::InvalidArguments`] for arguments that do not match the schema.
+    fn call(&self, tool: &str, arguments: &JsonObject) -> Result<Reply, CallError>;
+}
+
+impl<F, O> Backend for F
+where
+    F: Fn(&str, &JsonObject) -> Result<O, CallError> + Send + Sync + 'static,
+    O: Into<Reply>,
+{
+    fn call(&self, tool: &str, arguments: &JsonObject) -> Result<Reply, CallError> {
+        self(tool, arguments).map(Into::into)
+    }
+}
+
+/// Why a server could not be set up or run.
+#[derive(Debug)]
+pub enum ServeError {
+    /// The `tools/list` text given to [`ToolServer::new`] is not a `tools/list` result.
+    ToolsList(String),
+    /// The runtime could not start.
+    Runtime(std::io::Error),
+    /// The MCP session ended before or during its initialization (the client went away, or
+    /// sent something other than an MCP handshake).
+    Session(String),
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServeError::ToolsList(why) => write!(f, "the tools/list to serve does not read: {why}"),
+            ServeError::Runtime(e) => write!(f, "cannot start the async runtime: {e}"),
+            ServeError::Session(why) => write!(f, "the MCP session failed: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+/// An MCP server (an `rmcp` [`ServerHandler`]) serving one fixed list of tools and answering
+/// their calls through a [`Backend`].
+///
+/// The list is parsed once, when the server is built, from the `tools/list` text a catalog's
+/// compiled-in constants hold (`Profile::tools_list_json`, `Session::tools_list_json`), or
+/// that `toolgate-schema` writes for a catalog folder; it does not change during a session,
+/// so the server does not advertise `listChanged`.
+///
+/// What a client receives is that text's tools, value for value and in its order. The bytes
+/// differ in one way: `rmcp` holds each schema as a `serde_json::Map`, which writes object keys
+/// sorted (`additionalProperties` before `properties`) where the constant keeps the catalog's
+/// order. JSON objects are unordered, so no client can tell; keeping the order would take
+/// serde_json's `preserve_order` feature, which cargo would then turn on for every crate of
+/// the binary and so reorder the keys of the lint's JSON and SARIF output.
+pub struct ToolServer<B> {
+    tools: Vec<Tool>,
+    names: HashSet<String>,
+    backend: B,
+    info: ServerConfig,
+}
+
+#[derive(serde::Deserialize)]
+struct ToolsListText {
+    tools: Vec<Tool>,
+}
+
+impl<B: Backend> ToolServer<B> {
+    /// A server for the tools of `tools_list_json` (an MCP `tools/list` result,
+    /// `{"tools": [...]}`), whose calls `backend` answers.
+    pub fn new(tools_list_json: &str, backend: B) -> Result<ToolServer<B>, ServeError> {
+        let list: ToolsListText = serde_json::from_str(tools_list_json)
+            .map_err(|e| ServeError::ToolsList(e.to_string()))?;
+        let names = list.tools.iter().map(|t| t.name.to_string()).collect();
+        let info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("toolgate", env!("CARGO_PKG_VERSION")));
+        Ok(ToolServer {
+            tools: list.tools,
+            names,
+            backend,
+            info,
+        })
+    }
+
+    /// Sets the instructions sent to the client at initialization.
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> ToolServer<B> {
+        self.info = self.info.with_instructions(instructions);
+        self
+    }
+
+    /// Sets the name and version the server gives the client.
+    pub fn with_server_info(
+        mut self,
+        name: impl Into<String>,
+        version: impl Into<String>,
+    ) -> ToolServer<B> {
+        self.info = self
+            .info
+            .with_server_info(Implementation::new(name, version));
+        self
+    }
+
+    /// The tools served, in `tools/list` order.
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// The backend.
+    pub fn backend(&self) -> &B {
+        &self.backend
+    }
+
+    /// Answers a `tools/call`: the result to send, or the JSON-RPC error.
+    ///
+    /// - a tool this session does not list (unknown everywhere, or not granted to the
+    ///   profile): error -32602 `unknown tool `NAME``, the same words in both cases;
+    /// - arguments the backend refuses: a result with `isError: true` whose text names the
+    ///   field and the reason, and whose structured content lists each violation
+    ///   (`{"tool", "violations": [{"field", "message"}]}`);
+    /// - otherwise the backend's reply. Absent arguments are an empty object.
+    pub fn call(
+        &self,
+        tool: &str,
+        arguments: Option<&JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let empty = JsonObject::new();
+        let arguments = arguments.unwrap_or(&empty);
+        if !self.names.contains(tool) {
+            return Err(unknown_tool(tool));
+        }
+        match self.backend.call(tool, arguments) {
+            Ok(Reply::Structured(value)) => {
+                let text = serde_json::to_string(&value).unwrap_or_default();
+                let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+                result.structured_content = Some(value);
+                Ok(result)
+            }
+            Ok(Reply::Failed(message)) => {
+                Ok(CallToolResult::error(vec![ContentBlock::text(message)]))
+            }
+            // The backend does not have a tool the list names: still the one answer a client
+            // gets for a tool it may not call.
+            Err(CallError::UnknownTool { .. }) => Err(unknown_tool(tool)),
+            Err(e @ CallError::InvalidArguments { .. }) => Ok(invalid_arguments(tool, &e)),
+        }
+    }
+}
+
+/// The tool result of a call whose arguments fail the schema: `isError`, the violations as
+/// text (each names its field) and as structured content.
+fn invalid_arguments(tool: &str, error: &CallError) -> CallToolResult {
+    let violations = match error {
+        CallError::InvalidArguments { violations, .. } => violations
+            .iter()
+            .map(|v| {
+                let mut o = JsonObject::new();
+                o.insert("field".into(), v.field.clone().into());
+                o.insert("message".into(), v.message.clone().into());
+                serde_json::Value::Object(o)
+            })
+            .collect(),
+        CallError::UnknownTool { .. } => Vec::new(),
+    };
+    let mut structured = JsonObject::new();
+    structured.insert("tool".into(), tool.into());
+    structured.insert("violations".into(), serde_json::Value::Array(violations));
+    let mut result = CallToolResult::error(vec![ContentBlock::text(error.to_string())]);
+    result.structured_content = Some(serde_json::Value::Object(structured));
+    result
+}
+
+/// The one answer to a call of a tool the session does not list, whether the tool exists
+/// for another profile or nowhere: JSON-RPC -32602 (invalid params), as the MCP
+/// specification asks for an unknown tool.
+fn unknown_tool(tool: &str) -> ErrorData {
+    ErrorData::invalid_params(CallError::unknown_tool(tool).message(), None)
+}
+
+impl<B: Backend> ServerHandler for ToolServer<B> {
+    fn get_info(&self) -> ServerConfig {
+        self.info.clone()
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        // One page: the lists are small, and a cursor would only add a way to get it wrong.
+        Ok(ListToolsResult::with_all_items(self.tools.clone()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.call(&request.name, request.arguments.as_ref())
+            .map(CallToolResponse::from)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools.iter().find(|t| t.name == name).cloned()
+    }
+}
+
+/// Runs `server` as an MCP server on standard input and output until the client closes the
+/// session (end of input). Logs and warnings belong on standard error; standard output
+/// carries only MCP messages.
+pub fn run_stdio<B: Backend>(server: ToolServer<B>) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(ServeError::Runtime)?;
+    runtime.block_on(async move {
+        let transport = rmcp::transport::stdio_pipes();
+        let running = server
+            .serve(transport)
+            .await
+            .map_err(|e| ServeError::Session(e.to_string()))?;
+        running
+            .waiting()
+            .await
+            .map(|_| ())
+            .map_err(|e| ServeError::Session(e.to_string()))
+    })
+}
+
+#[cfg(test)]
+mod tests;
