@@ -231,7 +231,7 @@ impl<'s> Checker<'s> {
         out
     }
 
-    /// [`closest`], remembered.
+    /// [`toolgate_schema::suggest::closest`], remembered.
     fn suggest<'c>(
         &self,
         word: &str,
@@ -249,7 +249,7 @@ impl<'s> Checker<'s> {
         {
             return hit.clone();
         }
-        let answer = closest(word, candidates).map(str::to_string);
+        let answer = toolgate_schema::suggest::closest(word, candidates).map(str::to_string);
         if let Ok(mut memo) = self.memo.lock() {
             memo.insert(key, answer.clone());
         }
@@ -507,19 +507,6 @@ impl std::hash::Hasher for Fnv {
 
 /// Builds [`Fnv`] hashers.
 pub type BuildFnv = std::hash::BuildHasherDefault<Fnv>;
-
-/// The closest candidate, when it is close as a whole word (a typo) or a prefix or suffix of
-/// the word (`from_entity` and `from`), not merely contained in it (`properties` and `op`).
-fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let c = toolgate_schema::suggest::closest(word, candidates)?;
-    let (short, long) = if c.len() < word.len() {
-        (c, word)
-    } else {
-        (word, c)
-    };
-    let affix = long.starts_with(short) || long.ends_with(short);
-    (affix || strsim::jaro_winkler(word, c) >= 0.8).then_some(c)
-}
 
 /// The schema a value of `field` must match in `entry`, if the field may be sent at all.
 fn field_schema<'e>(entry: &'e Entry, field: &str) -> Option<&'e Schema> {

@@ -2,8 +2,9 @@
 
 /// The candidate closest to `word`, if one is close enough to be a likely typo or rename.
 ///
-/// Close enough: a Jaro-Winkler similarity of at least 0.8, or one name contained in the
-/// other (`from_entity` and `from`). Ties go to the first candidate in order.
+/// Close enough: a Jaro-Winkler similarity of at least 0.8 (a typo), or one name a prefix or
+/// suffix of the other (`from_entity` and `from`), not merely inside it (`properties` and
+/// `op`). Ties go to the first candidate in order.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let mut best: Option<(&str, f64)> = None;
     for c in candidates {
@@ -16,7 +17,7 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         } else {
             (word, c)
         };
-        if short.len() >= 2 && long.contains(short) {
+        if short.len() >= 2 && (long.starts_with(short) || long.ends_with(short)) {
             score = score.max(0.85);
         }
         if score >= 0.8 && best.is_none_or(|(_, s)| score > s) {
@@ -48,6 +49,7 @@ mod tests {
             Some("from")
         );
         assert_eq!(closest("zzz", ["mr_write"]), None);
+        assert_eq!(closest("properties", ["op", "id"]), None);
         assert_eq!(did_you_mean("quer", ["query"]), " (did you mean `query`?)");
     }
 }
