@@ -647,6 +647,11 @@ struct SchemaCx<'a, 'b> {
     cx: &'b mut DiffCx,
 }
 
+/// A count bound (`minLength`, `maxItems`, ...) as a number, to compare with [`SchemaCx::bound`].
+fn count(bound: Option<u64>) -> Option<f64> {
+    bound.map(|v| v as f64)
+}
+
 fn join(path: &str, name: &str) -> String {
     if path.is_empty() {
         name.to_string()
@@ -717,15 +722,15 @@ impl SchemaCx<'_, '_> {
                 self.bound(
                     path,
                     "minLength",
-                    o.min_length.map(|v| v as f64),
-                    n.min_length.map(|v| v as f64),
+                    count(o.min_length),
+                    count(n.min_length),
                     true,
                 );
                 self.bound(
                     path,
                     "maxLength",
-                    o.max_length.map(|v| v as f64),
-                    n.max_length.map(|v| v as f64),
+                    count(o.max_length),
+                    count(n.max_length),
                     false,
                 );
             }
@@ -760,15 +765,15 @@ impl SchemaCx<'_, '_> {
                 self.bound(
                     path,
                     "minItems",
-                    o.min_items.map(|v| v as f64),
-                    n.min_items.map(|v| v as f64),
+                    count(o.min_items),
+                    count(n.min_items),
                     true,
                 );
                 self.bound(
                     path,
                     "maxItems",
-                    o.max_items.map(|v| v as f64),
-                    n.max_items.map(|v| v as f64),
+                    count(o.max_items),
+                    count(n.max_items),
                     false,
                 );
                 match (&o.items, &n.items) {

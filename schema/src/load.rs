@@ -789,15 +789,7 @@ fn build(
                 row = profile_names.iter().map(|s| s.to_string()).collect();
                 break;
             }
-            if !m.profiles.contains_key(p) {
-                cx.at(
-                    msrc,
-                    &at.index(i),
-                    format!(
-                        "unknown profile `{p}`{}",
-                        did_you_mean(p, profile_names.iter().copied())
-                    ),
-                );
+            if !known_profile(cx, msrc, &at.index(i), m, p) {
             } else if row.contains(p) {
                 cx.at(msrc, &at.index(i), format!("profile `{p}` is listed twice"));
             } else {
@@ -911,15 +903,7 @@ fn build(
                     .collect();
                 for (profile, variant) in map.iter() {
                     let at = vat.key(profile);
-                    if !m.profiles.contains_key(profile) {
-                        cx.at(
-                            msrc,
-                            &at,
-                            format!(
-                                "unknown profile `{profile}`{}",
-                                did_you_mean(profile, profile_names.iter().copied())
-                            ),
-                        );
+                    if !known_profile(cx, msrc, &at, m, profile) {
                         continue;
                     }
                     if !seeing.contains(&profile) {
@@ -1029,15 +1013,7 @@ fn build(
         for (profile, fields) in per_profile.iter() {
             let at = at_tool.key(profile);
             let sees = matches!(&t.access, Access::Profiles(ps) if ps.iter().any(|p| p == profile));
-            if !m.profiles.contains_key(profile) {
-                cx.at(
-                    msrc,
-                    &at,
-                    format!(
-                        "unknown profile `{profile}`{}",
-                        did_you_mean(profile, profile_names.iter().copied())
-                    ),
-                );
+            if !known_profile(cx, msrc, &at, m, profile) {
                 continue;
             }
             if !sees {
@@ -1141,10 +1117,29 @@ fn build(
     }
 }
 
-type FormerlyParts = (
-    Vec<(String, Vec<String>)>,
-    Vec<(String, Vec<(String, Vec<String>)>)>,
-);
+type FormerlyParts = (NameLists, ValueRenames);
+
+/// Records an error unless `name` is a profile the matrix declares; says whether it is.
+fn known_profile(
+    cx: &mut Ctxt,
+    msrc: &SourceText,
+    at: &Pointer,
+    m: &MatrixFile,
+    name: &str,
+) -> bool {
+    if m.profiles.contains_key(name) {
+        return true;
+    }
+    cx.at(
+        msrc,
+        at,
+        format!(
+            "unknown profile `{name}`{}",
+            did_you_mean(name, m.profiles.keys())
+        ),
+    );
+    false
+}
 
 fn check_formerly(t: &ParsedTool, input: &Schema, cx: &mut Ctxt) -> FormerlyParts {
     let mut fields = Vec::new();

@@ -269,12 +269,7 @@ impl Surface {
                             eo.insert("variant", Value::str(v.clone()));
                         }
                         if !e.restricted.is_empty() {
-                            let r: Map = e
-                                .restricted
-                                .iter()
-                                .map(|(f, vs)| (f.clone(), strings(vs)))
-                                .collect();
-                            eo.insert("restricted", Value::Object(r));
+                            eo.insert("restricted", name_lists(&e.restricted));
                         }
                         eo.insert("description", Value::str(e.description.clone()));
                         eo.insert("inputSchema", e.input_schema.to_json());
@@ -396,6 +391,16 @@ impl Surface {
     }
 }
 
+/// `{"name": ["a", "b"], ...}`
+fn name_lists(lists: &NameLists) -> Value {
+    Value::Object(
+        lists
+            .iter()
+            .map(|(k, vs)| (k.clone(), strings(vs)))
+            .collect(),
+    )
+}
+
 fn strings(items: &[String]) -> Value {
     Value::Array(items.iter().map(|s| Value::str(s.clone())).collect())
 }
@@ -421,24 +426,13 @@ fn annotations_json(a: &Annotations) -> Value {
 fn formerly_json(e: &Entry) -> Value {
     let mut o = Map::new();
     if !e.formerly_fields.is_empty() {
-        let f: Map = e
-            .formerly_fields
-            .iter()
-            .map(|(k, v)| (k.clone(), strings(v)))
-            .collect();
-        o.insert("fields", Value::Object(f));
+        o.insert("fields", name_lists(&e.formerly_fields));
     }
     if !e.formerly_values.is_empty() {
         let f: Map = e
             .formerly_values
             .iter()
-            .map(|(k, per)| {
-                let inner: Map = per
-                    .iter()
-                    .map(|(v, old)| (v.clone(), strings(old)))
-                    .collect();
-                (k.clone(), Value::Object(inner))
-            })
+            .map(|(k, per)| (k.clone(), name_lists(per)))
             .collect();
         o.insert("values", Value::Object(f));
     }
