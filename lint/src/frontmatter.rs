@@ -40,6 +40,10 @@ pub struct Scalar {
     pub raw: Span,
     /// Whether the raw text is the value itself, byte for byte (a plain one-line scalar).
     pub verbatim: bool,
+    /// How it is written. What the raw text starts with depends on it: an opening quote,
+    /// or a block header, which saphyr leaves out of the span when the header carries an
+    /// indentation indicator (`>2`).
+    pub style: ScalarStyle,
 }
 
 impl Scalar {
@@ -53,16 +57,19 @@ impl Scalar {
         let raw = self.raw.of(text).as_bytes();
         let value = self.value.as_bytes();
         let mut j = 0;
-        // Skip the opening quote or block header.
-        if let Some(&q) = raw.first()
-            && (q == b'"' || q == b'\'')
-        {
-            j = 1;
-        } else if matches!(raw.first(), Some(b'|' | b'>')) {
-            j = raw
-                .iter()
-                .position(|&c| c == b'\n')
-                .map_or(raw.len(), |i| i + 1);
+        // Skip the opening quote or block header, known by the style and not by the first
+        // byte: a block scalar's text may itself start with a quote.
+        match self.style {
+            ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => j = 1,
+            ScalarStyle::Literal | ScalarStyle::Folded
+                if matches!(raw.first(), Some(b'|' | b'>')) =>
+            {
+                j = raw
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .map_or(raw.len(), |i| i + 1);
+            }
+            _ => {}
         }
         let mut i = 0;
         while i < offset.min(value.len()) && j < raw.len() {
@@ -74,7 +81,13 @@ impl Scalar {
         while j < raw.len() && i < value.len() && raw[j] != value[i] {
             j += 1;
         }
-        self.raw.start + j.min(raw.len())
+        // The walk is byte-wise: where the value does not follow the raw text it can stop
+        // inside a character. Never split one.
+        let mut at = self.raw.start + j.min(raw.len());
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        at
     }
 }
 
@@ -204,6 +217,7 @@ pub fn decode(text: &str, yaml: Span) -> Decoded {
                     value: value.into_owned(),
                     raw: at,
                     verbatim,
+                    style,
                 });
             }
             Event::StreamStart
@@ -267,6 +281,21 @@ mod tests {
         assert_eq!(f.value, "folded f(a=\"b\") text\n");
         let off = f.value.find("text").unwrap();
         assert_eq!(&t[f.raw_offset(&t, off)..][..4], "text");
+    }
+
+    #[test]
+    fn a_block_scalar_that_starts_with_a_quote_maps_back() {
+        // Found by the skill_scanner fuzz target: with an indentation indicator (`>2`) the
+        // scalar's span starts at its text, here a quote, which was taken for an opening
+        // quote, so every offset ran past the scalar.
+        for header in [">2", ">", "|2", "|-"] {
+            let (t, d) = fm(&format!(
+                "summary: {header}\n  '''text\n  and mr_write(action=\"close\").\nname: x\n"
+            ));
+            let s = &d.scalars[0];
+            let off = s.value.find("\"close").unwrap();
+            assert_eq!(&t[s.raw_offset(&t, off)..][..6], "\"close", "{header}");
+        }
     }
 
     #[test]
