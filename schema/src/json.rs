@@ -234,11 +234,14 @@ impl Value {
             }),
             serde_json::Value::String(s) => Value::String(s.clone()),
             serde_json::Value::Array(a) => Value::Array(a.iter().map(Value::from_serde).collect()),
-            serde_json::Value::Object(m) => Value::Object(
-                m.iter()
+            // A `serde_json::Map` has each key once: no need to look for duplicates (which
+            // `Map::insert` does in linear time, so quadratic for a large object).
+            serde_json::Value::Object(m) => Value::Object(Map {
+                entries: m
+                    .iter()
                     .map(|(k, v)| (k.clone(), Value::from_serde(v)))
                     .collect(),
-            ),
+            }),
         }
     }
 
@@ -391,12 +394,24 @@ impl<'de> Visitor<'de> for ValueVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
         let mut map = Map::new();
+        // Duplicate keys are found by a linear scan while the object is small (catalog
+        // files), and through a hash set past that, so that a hostile object of a million
+        // keys (a tool call's arguments) is read in linear time.
+        const SCAN: usize = 32;
+        let mut seen: Option<std::collections::HashSet<String>> = None;
         while let Some(key) = access.next_key::<String>()? {
-            if map.contains_key(&key) {
+            let duplicate = match &mut seen {
+                Some(set) => !set.insert(key.clone()),
+                None => map.contains_key(&key),
+            };
+            if duplicate {
                 return Err(de::Error::custom(format_args!("duplicate key `{key}`")));
             }
             let value: Value = access.next_value()?;
             map.entries.push((key, value));
+            if seen.is_none() && map.entries.len() >= SCAN {
+                seen = Some(map.keys().map(str::to_string).collect());
+            }
         }
         Ok(Value::Object(map))
     }
@@ -431,6 +446,30 @@ mod tests {
         assert_eq!(to_compact(&v), r#"{"b":1,"a":{"z":true,"y":null}}"#);
         let err = serde_json::from_str::<Value>(r#"{"a":1,"a":2}"#).unwrap_err();
         assert!(err.to_string().contains("duplicate key `a`"), "{err}");
+    }
+
+    #[test]
+    fn a_large_object_keeps_its_order_and_its_duplicates_are_found() {
+        let keys: Vec<String> = (0..1000).rev().map(|i| format!("\"k{i}\":{i}")).collect();
+        let text = format!("{{{}}}", keys.join(","));
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(to_compact(&v), text);
+        // A duplicate past the linear scan, and one of the first keys repeated late.
+        for dup in ["\"k5\":0", "\"k999\":0"] {
+            let text = format!("{{{},{dup}}}", keys.join(","));
+            let err = serde_json::from_str::<Value>(&text).unwrap_err();
+            let key = dup.split('"').nth(1).unwrap();
+            assert!(
+                err.to_string().contains(&format!("duplicate key `{key}`")),
+                "{err}"
+            );
+        }
+        // From serde_json (keys unique, sorted), order kept as given.
+        let s: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let back = Value::from_serde(&s);
+        let keys: Vec<&str> = back.as_object().unwrap().keys().collect();
+        assert_eq!(keys.len(), 1000);
+        assert!(keys.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]

@@ -110,6 +110,22 @@ fn check(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Vec<V
                 );
             }
         }
+        (Kind::Integer(_), Value::Number(n)) if n.is_integer() && !fits_i64(*n) => {
+            // The generated argument types hold an integer as `i64`: refuse what they cannot
+            // hold, here, so that a generated server and a server over a catalog folder
+            // agree, with a message that names the field (the dispatch_args fuzz target
+            // found them apart).
+            push(
+                out,
+                path,
+                format!(
+                    "{} must be an integer from {} to {}, found {n}",
+                    subject(path, root),
+                    i64::MIN,
+                    i64::MAX
+                ),
+            );
+        }
         (Kind::Integer(rules), Value::Number(n)) if n.is_integer() => {
             check_bounds(rules, *n, path, root, out)
         }
@@ -185,19 +201,29 @@ fn check(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Vec<V
                     }
                 }
             }
-            for (name, v) in map.iter() {
-                if rules.property(name).is_some() {
-                    continue;
+            // Fields the schema does not declare, sorted by name: the same arguments give
+            // the same message whether they arrive as JSON text (keys in written order) or
+            // as a `serde_json::Map` (keys sorted), as the generated dispatch accepts both.
+            let mut others: Vec<(&str, &Value)> = map
+                .iter()
+                .filter(|(name, _)| rules.property(name).is_none())
+                .collect();
+            others.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            let expected = || {
+                let known: Vec<String> = rules.properties.iter().map(|(n, _)| n.clone()).collect();
+                if known.is_empty() {
+                    "no fields are accepted".to_string()
+                } else {
+                    format!("expected one of {}", backtick_list(&known))
                 }
+            };
+            let expected = match (&rules.additional, others.is_empty()) {
+                (Additional::Forbidden, false) => expected(),
+                _ => String::new(),
+            };
+            for (name, v) in others {
                 match &rules.additional {
                     Additional::Forbidden => {
-                        let known: Vec<String> =
-                            rules.properties.iter().map(|(n, _)| n.clone()).collect();
-                        let expected = if known.is_empty() {
-                            "no fields are accepted".to_string()
-                        } else {
-                            format!("expected one of {}", backtick_list(&known))
-                        };
                         push(
                             out,
                             &join(path, name),
@@ -229,6 +255,17 @@ fn check(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Vec<V
                 ),
             );
         }
+    }
+}
+
+/// Whether a whole number fits `i64` (`3.0` and `-2^63` do; `2^63` does not).
+fn fits_i64(n: Number) -> bool {
+    // 2^63 is the first f64 past i64::MAX.
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    match n {
+        Number::UInt(u) => i64::try_from(u).is_ok(),
+        Number::Int(_) => true,
+        Number::Float(f) => (-LIMIT..LIMIT).contains(&f),
     }
 }
 
@@ -352,6 +389,50 @@ mod tests {
         assert_eq!(
             messages(&s, r#"[1]"#),
             vec!["the arguments must be an object, found array"]
+        );
+    }
+
+    // Regressions found by the dispatch_args fuzz target: the typed path and the validator
+    // gave different answers.
+    #[test]
+    fn undeclared_fields_are_named_in_sorted_order() {
+        let s = schema(
+            r#"{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}"#,
+        );
+        let expected = vec![
+            "unknown field `body` (expected one of `a`)",
+            "unknown field `title` (expected one of `a`)",
+        ];
+        assert_eq!(messages(&s, r#"{"title":1,"body":2}"#), expected);
+        assert_eq!(messages(&s, r#"{"body":2,"title":1}"#), expected);
+    }
+
+    #[test]
+    fn an_integer_must_fit_64_bits() {
+        let s = schema(r#"{"type":"object","properties":{"n":{"type":"integer"}}}"#);
+        for fits in [
+            "9223372036854775807",
+            "-9223372036854775808",
+            "-9.223372036854775808e18",
+            "3.0",
+        ] {
+            assert_eq!(
+                messages(&s, &format!(r#"{{"n":{fits}}}"#)),
+                Vec::<String>::new(),
+                "{fits}"
+            );
+        }
+        assert_eq!(
+            messages(&s, r#"{"n":9223372036854775808}"#),
+            vec![
+                "field `n` must be an integer from -9223372036854775808 to 9223372036854775807, found 9223372036854775808"
+            ]
+        );
+        assert_eq!(
+            messages(&s, r#"{"n":1e19}"#),
+            vec![
+                "field `n` must be an integer from -9223372036854775808 to 9223372036854775807, found 1e+19"
+            ]
         );
     }
 }
