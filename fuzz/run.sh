@@ -9,12 +9,15 @@
 # still catches every panic, and Rust's own checks catch out-of-bounds access. Crashes land in
 # fuzz/artifacts/TARGET/; keep each as a regression test before fixing it.
 set -euo pipefail
+# The whole script is one function, read before it runs: editing this file while a run is
+# under way does not break that run.
+main() {
 cd "$(dirname "$0")"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 
 if [ "${1:-}" = "--list" ]; then
   cargo fuzz list
-  exit 0
+  return 0
 fi
 target="${1:?usage: fuzz/run.sh TARGET SECONDS}"
 seconds="${2:?usage: fuzz/run.sh TARGET SECONDS}"
@@ -33,14 +36,18 @@ case "$target" in
     done
     ;;
   manifest_reader)
+    # The golden manifests are what `toolgate manifest` prints (a test keeps them equal).
     for cat in tatara maetra; do
-      for format in toolgate tatara; do
-        (cd .. && CARGO_TARGET_DIR=target cargo run --quiet --release -- manifest --catalog "$cat" --format "$format") | seed "$cat-$format.json"
-      done
+      seed "$cat-toolgate.json" < "../generated/golden/$cat/manifest.json"
+      seed "$cat-tatara.json" < "../generated/golden/$cat/manifest.tatara.json"
     done
     ;;
   skill_scanner)
     find ../skills-fixtures -name '*.md' | while read -r f; do seed "$(echo "$f" | tr '/' '_')" < "$f"; done
+    ;;
+  dispatch_args | serve_request)
+    # Calls made from the golden tools/list files and the benchmarks' calls.
+    python3 seed_calls.py "$target" "$corpus"
     ;;
   *)
     ;;
@@ -56,4 +63,6 @@ if [ "$status" -ne 0 ]; then
   echo "fuzz/run.sh: $target FAILED (exit $status); see fuzz/run-$target.log and fuzz/artifacts/$target/" >&2
   grep -E "panicked|ERROR|SUMMARY" "run-$target.log" | head -n 5 >&2 || true
 fi
-exit "$status"
+return "$status"
+}
+main "$@"
