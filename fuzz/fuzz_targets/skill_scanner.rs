@@ -18,11 +18,13 @@ fn surface() -> &'static Surface {
     })
 }
 
-/// Line and column (1-based, code points) of byte `at`, computed the slow, obvious way.
+/// Line and column (1-based, code points) of byte `at`, computed the slow, obvious way (a
+/// byte order mark is not a column).
 fn position(text: &str, at: usize) -> (usize, usize) {
     let before = &text[..at];
     let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let line_start = before.rfind('\n').map_or(bom.min(at), |i| i + 1);
     (line, before[line_start..].chars().count() + 1)
 }
 

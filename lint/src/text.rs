@@ -67,9 +67,13 @@ impl LineIndex {
         }
     }
 
-    /// The byte range of 0-based line `line`, without its line break.
+    /// The byte range of 0-based line `line`, without its line break (nor, on the first
+    /// line, a byte order mark).
     pub fn line_span(&self, text: &str, line: usize) -> Span {
-        let start = self.starts.get(line).copied().unwrap_or(text.len());
+        let mut start = self.starts.get(line).copied().unwrap_or(text.len());
+        if line == 0 {
+            start = bom_len(text);
+        }
         let mut end = self
             .starts
             .get(line + 1)
@@ -85,7 +89,10 @@ impl LineIndex {
     pub fn position(&self, text: &str, offset: usize) -> Position {
         let offset = offset.min(text.len());
         let line = self.line_of(offset);
-        let start = self.starts.get(line).copied().unwrap_or(0);
+        let mut start = self.starts.get(line).copied().unwrap_or(0);
+        if line == 0 {
+            start = bom_len(text).min(offset);
+        }
         let column = text.get(start..).map_or(0, |rest| {
             rest.char_indices()
                 .take_while(|(i, _)| start + i < offset)
@@ -96,6 +103,13 @@ impl LineIndex {
             column: column + 1,
         }
     }
+}
+
+/// The length of the UTF-8 byte order mark `text` starts with (0 or 3). A byte order mark
+/// is an encoding signature, not text: the first line's columns count from after it, as
+/// editors show them (and SARIF asks).
+fn bom_len(text: &str) -> usize {
+    if text.starts_with('\u{feff}') { 3 } else { 0 }
 }
 
 #[cfg(test)]
@@ -113,5 +127,16 @@ mod tests {
         assert_eq!(ix.line_span(text, 0).of(text), "ab");
         assert_eq!(ix.line_span(text, 2).of(text), "last");
         assert_eq!(ix.position(text, 999), Position { line: 3, column: 5 });
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_a_column() {
+        let text = "\u{feff}`f(x)`\nab";
+        let ix = LineIndex::new(text);
+        assert_eq!(ix.position(text, 3), Position { line: 1, column: 1 });
+        assert_eq!(ix.position(text, 5), Position { line: 1, column: 3 });
+        assert_eq!(ix.position(text, 0), Position { line: 1, column: 1 });
+        assert_eq!(ix.position(text, 10), Position { line: 2, column: 1 });
+        assert_eq!(ix.line_span(text, 0).of(text), "`f(x)`");
     }
 }

@@ -362,10 +362,12 @@ fn front_matter(profiles: usize, call: usize) -> (String, Vec<(Rule, &'static st
 }
 
 /// Line and column (1-based, code points) of byte `at`, the slow, obvious way.
+/// A byte order mark is not a column.
 fn position(text: &str, at: usize) -> (usize, usize) {
     let before = &text[..at];
     let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let line_start = before.rfind('\n').map_or(bom.min(at), |i| i + 1);
     (line, before[line_start..].chars().count() + 1)
 }
 
@@ -408,8 +410,12 @@ proptest! {
             text.push_str(&block);
             expect.extend(e.into_iter().map(|(r, t)| (r, t.to_string())));
         }
-        for (call, ctx, filler) in &blocks {
-            text.push('\n');
+        for (i, (call, ctx, filler)) in blocks.iter().enumerate() {
+            // Blocks apart by a blank line; the first one on the file's first line when
+            // there is no front matter.
+            if i > 0 {
+                text.push('\n');
+            }
             match call {
                 Some(c) => {
                     let call = &CALLS[*c];

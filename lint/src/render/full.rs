@@ -20,7 +20,7 @@ pub fn render(text: &str, findings: &[Finding]) -> String {
         let start = lines.line_span(text, first).start;
         let end = lines.line_span(text, last).end.max(start);
         let source = &text[start..end];
-        let rel = (f.span.start - start).min(source.len())
+        let rel = f.span.start.saturating_sub(start).min(source.len())
             ..(f.span.end.saturating_sub(start)).min(source.len());
         let label = match &f.suggestion {
             Some(s) => format!("did you mean `{s}`?"),
