@@ -115,6 +115,11 @@ impl Config {
     /// Reads the configuration at `path`.
     pub fn load(path: &Path) -> Result<Config, String> {
         let shown = path.display();
+        if path.is_dir() {
+            return Err(format!(
+                "{shown}: is a folder; --config takes a {FILE_NAME} file"
+            ));
+        }
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("{shown}: cannot read the configuration: {e}"))?;
         Config::parse(path, &text)

@@ -306,6 +306,13 @@ pub fn lint(args: &LintArgs) -> u8 {
     let mut recorded: Option<Baseline> = None;
     let mut write_baseline = false;
     if let Some(b) = &args.baseline {
+        if b.is_dir() {
+            eprintln!(
+                "error: {}: is a folder; --baseline takes a baseline file (JSON, written by the first run)",
+                b.display()
+            );
+            return EXIT_ERROR;
+        }
         if args.update_baseline || !b.exists() {
             write_baseline = true;
         } else {
@@ -315,7 +322,7 @@ pub fn lint(args: &LintArgs) -> u8 {
             {
                 Ok(bl) => recorded = Some(bl),
                 Err(e) => {
-                    eprintln!("error: {}: {e}", b.display());
+                    eprintln!("error: {}: cannot read the baseline: {e}", b.display());
                     return EXIT_ERROR;
                 }
             }

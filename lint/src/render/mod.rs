@@ -67,7 +67,10 @@ pub fn summary(t: &Totals) -> String {
         plural(t.files, "file", "files"),
         plural(t.calls, "call", "calls")
     );
-    let mut s = if t.errors + t.warnings == 0 {
+    let mut s = if t.errors + t.warnings == 0 && t.unchecked > 0 {
+        // Not "passed": the exit code is 2, and the line must not say otherwise.
+        format!("No findings in what could be checked: {checked}")
+    } else if t.errors + t.warnings == 0 {
         format!("All checks passed: {checked}")
     } else {
         let mut parts = Vec::new();
@@ -120,6 +123,11 @@ mod tests {
         assert_eq!(
             summary(&t),
             "All checks passed: 49 files and 344 calls checked."
+        );
+        t.unchecked = 1;
+        assert_eq!(
+            summary(&t),
+            "No findings in what could be checked: 49 files and 344 calls checked; 1 file could not be checked."
         );
         t.errors = 3;
         t.warnings = 1;
