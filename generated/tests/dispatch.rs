@@ -36,23 +36,59 @@ fn a_granted_tool_gets_typed_arguments() {
 
 #[test]
 fn typed_values_are_what_the_handler_receives() {
-    let args: tatara::mr_write::RefineArgs =
-        RawArguments::parse(&json!({"action": "comment", "repo": "api", "number": 3})).unwrap();
+    let raw = json!({"action": "comment", "repo": "api", "number": 3});
+    let args: tatara::mr_write::RefineArgs = RawArguments::parse(&raw).unwrap();
     assert_eq!(args.action, tatara::mr_write::RefineAction::Comment);
     assert_eq!(args.number, Some(3));
     let wide: tatara::mr_write::Args = args.into();
     assert_eq!(wide.action, tatara::mr_write::Action::Comment);
     // A default is filled in; JSON null is not "absent".
-    let check: maetra::check_action::Args =
-        RawArguments::parse(&json!({"mcp_access_token": "t", "content": "hi"})).unwrap();
+    let raw = json!({"mcp_access_token": "t", "content": "hi"});
+    let check: maetra::check_action::Args = RawArguments::parse(&raw).unwrap();
     assert_eq!(check.scan_type, maetra::check_action::ScanType::PromptInput);
-    let null = RawArguments::parse::<maetra::check_action::Args>(
-        &json!({"mcp_access_token": "t", "content": "hi", "tool_name": null}),
-    );
+    let raw = json!({"mcp_access_token": "t", "content": "hi", "tool_name": null});
+    let null = RawArguments::parse::<maetra::check_action::Args>(&raw);
     assert_eq!(
         null.unwrap_err().message(),
         "field `tool_name` must be a string, found null"
     );
+}
+
+/// Whether `s` points into `input`.
+fn within(s: &str, input: &str) -> bool {
+    input.as_bytes().as_ptr_range().contains(&s.as_ptr())
+}
+
+#[test]
+fn strings_borrow_from_the_request_unless_escaped() {
+    use std::borrow::Cow;
+    // Plain, optional, in an array and in a map, from JSON text.
+    let text = r#"{"mcp_access_token":"t","session_ref":"s","objective":"o","idempotency_key":"k","constraints":["a","b\"c"]}"#;
+    let start: maetra::start_task::Args = RawArguments::parse(text).unwrap();
+    assert!(matches!(start.objective, Cow::Borrowed(s) if within(s, text)));
+    let constraints = start.constraints.as_deref().unwrap();
+    assert!(matches!(&constraints[0], Cow::Borrowed(s) if within(s, text)));
+    // An escaped string is unescaped into an owned one.
+    assert!(matches!(&constraints[1], Cow::Owned(s) if s == "b\"c"));
+    let text = r#"{"text":"t","metadata":{"area":"payments"}}"#;
+    let write: tatara::memory_write::Args = RawArguments::parse(text).unwrap();
+    let (k, v) = write.metadata.as_ref().unwrap().iter().next().unwrap();
+    assert!(within(k, text) && within(v, text), "{k} {v}");
+    // From a parsed value, and from its object.
+    let value: serde_json::Value = serde_json::from_str(text).unwrap();
+    let from_value: tatara::memory_write::Args = RawArguments::parse(&value).unwrap();
+    assert!(matches!(from_value.text, Cow::Borrowed(_)));
+    let object = value.as_object().unwrap();
+    let from_map: tatara::memory_write::Args = RawArguments::parse(object).unwrap();
+    assert!(
+        matches!(from_map.text, Cow::Borrowed(s) if std::ptr::eq(s, value["text"].as_str().unwrap()))
+    );
+    assert_eq!(from_value, write);
+    assert_eq!(from_map, write);
+    // `into_owned` keeps the value and drops the borrow.
+    let owned: tatara::memory_write::Args<'static> = write.clone().into_owned();
+    assert!(matches!(owned.text, Cow::Owned(_)));
+    assert_eq!(owned, write);
 }
 
 #[test]

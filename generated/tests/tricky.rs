@@ -60,13 +60,15 @@ fn a_restricted_free_string_becomes_an_enum() {
             .message(),
         "field `mode`: \"fast\" is not one of \"slow\""
     );
-    let narrow: tricky::r#match::TypeArgs = RawArguments::parse(&json!({"mode": "slow"})).unwrap();
+    let slow = json!({"mode": "slow"});
+    let narrow: tricky::r#match::TypeArgs = RawArguments::parse(&slow).unwrap();
     let wide: tricky::r#match::Args = narrow.into();
     assert_eq!(wide.mode, "slow");
     // The wide type keeps its default; the narrow one lost it (not an allowed value).
-    let wide: tricky::r#match::Args = RawArguments::parse(&json!({})).unwrap();
+    let empty = json!({});
+    let wide: tricky::r#match::Args = RawArguments::parse(&empty).unwrap();
     assert_eq!(wide.mode, "fast");
-    let narrow: tricky::r#match::TypeArgs = RawArguments::parse(&json!({})).unwrap();
+    let narrow: tricky::r#match::TypeArgs = RawArguments::parse(&empty).unwrap();
     assert_eq!(narrow.mode, None);
     assert!(tricky::dispatch_1st(&h, "match", &json!({"mode": "fast"})).is_ok());
 }
@@ -177,6 +179,7 @@ fn defaults_are_filled_in() {
     // A JSON null for a free-JSON field is kept, not read as absent.
     let v2 = agree("do_it::V2Args", json!({"payload": null})).unwrap();
     assert_eq!(v2["payload"], Value::Null);
-    let typed: tricky::do_it::V2Args = RawArguments::parse(&json!({"payload": null})).unwrap();
+    let null = json!({"payload": null});
+    let typed: tricky::do_it::V2Args = RawArguments::parse(&null).unwrap();
     assert_eq!(typed.payload, Some(Value::Null));
 }

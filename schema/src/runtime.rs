@@ -7,6 +7,11 @@
 //! call ([`CallError`]), how arguments are parsed and explained ([`RawArguments`],
 //! [`ToolArgs`], [`Check`]), and a resolved session ([`Session`]).
 //!
+//! Generated argument types borrow from the arguments they are parsed from: a string field
+//! is a `Cow<'a, str>` that points into the JSON text (or the `serde_json::Value`) unless the
+//! string had to be unescaped, so a valid call allocates only for free JSON values. The
+//! [`de`] helpers do the borrowing where serde's own derive would copy.
+//!
 //! Every refusal is worded by [`crate::validate`]: the typed fast path (serde, then
 //! [`Check`]) decides, and only when it refuses does the run-time validator look at the
 //! value to say which field is wrong and why. So a generated server and a server over a
@@ -108,6 +113,7 @@ always_valid!(
     i64,
     f64,
     String,
+    Cow<'_, str>,
     serde_json::Value,
     serde_json::Map<String, serde_json::Value>
 );
@@ -133,8 +139,20 @@ impl<T: Check> Check for BTreeMap<String, T> {
     }
 }
 
+impl<T: Check> Check for BTreeMap<Cow<'_, str>, T> {
+    #[inline]
+    fn check(&self) -> bool {
+        self.values().all(Check::check)
+    }
+}
+
 /// The argument type of one tool as one session is served it.
-pub trait ToolArgs: serde::de::DeserializeOwned + serde::Serialize + Check {
+///
+/// A generated type that holds strings has a lifetime, `Args<'a>`, and implements
+/// `Deserialize<'de>` for `'de: 'a`: it borrows from the arguments it is parsed from (see
+/// [`RawArguments`]). `Args<'static>` (what the generated `into_owned()` returns) owns its
+/// strings.
+pub trait ToolArgs: serde::Serialize + Check {
     /// The MCP tool name.
     const TOOL: &'static str;
     /// The input schema served (self-contained, group parameters added, restriction
@@ -162,8 +180,8 @@ pub struct ArgumentType {
 }
 
 /// Parses `arguments` as `T` (as dispatch does) and serializes the typed value back.
-pub fn parse_to_json<T: ToolArgs>(
-    arguments: &serde_json::Value,
+pub fn parse_to_json<'de, T: ToolArgs + serde::Deserialize<'de>>(
+    arguments: &'de serde_json::Value,
 ) -> Result<serde_json::Value, CallError> {
     let typed: T = arguments.parse()?;
     Ok(serde_json::to_value(&typed).unwrap_or(serde_json::Value::Null))
@@ -194,16 +212,30 @@ pub fn cached_schema(cell: &'static OnceLock<Schema>, text: &str) -> &'static Sc
     cell.get_or_init(|| schema_from_json(text))
 }
 
-/// Arguments of a tool call as they arrive: a JSON value, a JSON object, or JSON text.
-pub trait RawArguments: Copy {
+/// Arguments of a tool call as they arrive: a JSON value, a JSON object, or JSON text, each
+/// borrowed for `'de`, the lifetime the parsed arguments may borrow from.
+pub trait RawArguments<'de>: Copy {
     /// Deserializes the arguments as `T` and checks its constraints; on refusal the
     /// run-time validator words the error.
-    fn parse<T: ToolArgs>(self) -> Result<T, CallError>;
+    #[inline]
+    fn parse<T: ToolArgs + serde::Deserialize<'de>>(self) -> Result<T, CallError> {
+        self.handle(|arguments| arguments)
+    }
+
+    /// [`RawArguments::parse`], then `handle` on the accepted arguments: what the generated
+    /// dispatch calls, handing the value straight to the handler (one move less).
+    fn handle<T: ToolArgs + serde::Deserialize<'de>, R>(
+        self,
+        handle: impl FnOnce(T) -> R,
+    ) -> Result<R, CallError>;
 }
 
-fn refused<T: ToolArgs>(value: Option<&Value>, fallback: impl FnOnce() -> String) -> CallError {
+/// A refusal, worded by the run-time validator on `value` (or `fallback` when it finds
+/// nothing). The `refused_*` functions are kept out of line and are not generic, so the
+/// accepted path of each argument type stays small.
+fn refused(tool: &str, schema: &Schema, value: Option<&Value>, fallback: String) -> CallError {
     let mut violations = match value {
-        Some(v) => validate(T::input_schema(), v),
+        Some(v) => validate(schema, v),
         None => Vec::new(),
     };
     if violations.is_empty() {
@@ -211,65 +243,112 @@ fn refused<T: ToolArgs>(value: Option<&Value>, fallback: impl FnOnce() -> String
         // serde's own words rather than an empty message.
         violations.push(Violation {
             field: String::new(),
-            message: fallback(),
+            message: fallback,
         });
     }
     CallError::InvalidArguments {
-        tool: T::TOOL.to_string(),
+        tool: tool.to_string(),
         violations,
     }
 }
 
-impl RawArguments for &serde_json::Value {
-    fn parse<T: ToolArgs>(self) -> Result<T, CallError> {
+/// Why serde refused a value (or, with `None`, why [`Check`] did): the fallback message.
+fn serde_words(error: Option<serde_json::Error>) -> String {
+    match error {
+        Some(e) => e.to_string(),
+        None => "the arguments do not match the input schema".to_string(),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn refused_value(
+    tool: &str,
+    schema: &Schema,
+    value: &serde_json::Value,
+    error: Option<serde_json::Error>,
+) -> CallError {
+    refused(
+        tool,
+        schema,
+        Some(&Value::from_serde(value)),
+        serde_words(error),
+    )
+}
+
+#[cold]
+#[inline(never)]
+fn refused_map(
+    tool: &str,
+    schema: &Schema,
+    map: &serde_json::Map<String, serde_json::Value>,
+    error: Option<serde_json::Error>,
+) -> CallError {
+    let value = Value::Object(
+        map.iter()
+            .map(|(k, v)| (k.clone(), Value::from_serde(v)))
+            .collect::<Map>(),
+    );
+    refused(tool, schema, Some(&value), serde_words(error))
+}
+
+#[cold]
+#[inline(never)]
+fn refused_text(
+    tool: &str,
+    schema: &Schema,
+    text: &str,
+    error: Option<serde_json::Error>,
+) -> CallError {
+    match serde_json::from_str::<Value>(text) {
+        Ok(v) => refused(tool, schema, Some(&v), serde_words(error)),
+        Err(e) => refused(
+            tool,
+            schema,
+            None,
+            format!("the arguments are not valid JSON: {e}"),
+        ),
+    }
+}
+
+impl<'de> RawArguments<'de> for &'de serde_json::Value {
+    #[inline]
+    fn handle<T: ToolArgs + serde::Deserialize<'de>, R>(
+        self,
+        handle: impl FnOnce(T) -> R,
+    ) -> Result<R, CallError> {
         match T::deserialize(self) {
-            Ok(t) if t.check() => Ok(t),
-            Ok(_) => Err(refused::<T>(Some(&Value::from_serde(self)), || {
-                "the arguments do not match the input schema".to_string()
-            })),
-            Err(e) => Err(refused::<T>(Some(&Value::from_serde(self)), || {
-                e.to_string()
-            })),
+            Ok(t) if t.check() => Ok(handle(t)),
+            Ok(_) => Err(refused_value(T::TOOL, T::input_schema(), self, None)),
+            Err(e) => Err(refused_value(T::TOOL, T::input_schema(), self, Some(e))),
         }
     }
 }
 
-impl RawArguments for &serde_json::Map<String, serde_json::Value> {
-    fn parse<T: ToolArgs>(self) -> Result<T, CallError> {
-        let as_value = || {
-            Value::Object(
-                self.iter()
-                    .map(|(k, v)| (k.clone(), Value::from_serde(v)))
-                    .collect::<Map>(),
-            )
-        };
+impl<'de> RawArguments<'de> for &'de serde_json::Map<String, serde_json::Value> {
+    #[inline]
+    fn handle<T: ToolArgs + serde::Deserialize<'de>, R>(
+        self,
+        handle: impl FnOnce(T) -> R,
+    ) -> Result<R, CallError> {
         match T::deserialize(self) {
-            Ok(t) if t.check() => Ok(t),
-            Ok(_) => Err(refused::<T>(Some(&as_value()), || {
-                "the arguments do not match the input schema".to_string()
-            })),
-            Err(e) => Err(refused::<T>(Some(&as_value()), || e.to_string())),
+            Ok(t) if t.check() => Ok(handle(t)),
+            Ok(_) => Err(refused_map(T::TOOL, T::input_schema(), self, None)),
+            Err(e) => Err(refused_map(T::TOOL, T::input_schema(), self, Some(e))),
         }
     }
 }
 
-impl RawArguments for &str {
-    fn parse<T: ToolArgs>(self) -> Result<T, CallError> {
+impl<'de> RawArguments<'de> for &'de str {
+    #[inline]
+    fn handle<T: ToolArgs + serde::Deserialize<'de>, R>(
+        self,
+        handle: impl FnOnce(T) -> R,
+    ) -> Result<R, CallError> {
         match serde_json::from_str::<T>(self) {
-            Ok(t) if t.check() => Ok(t),
-            outcome => {
-                let serde_error = outcome.err().map(|e| e.to_string());
-                match serde_json::from_str::<Value>(self) {
-                    Ok(v) => Err(refused::<T>(Some(&v), || {
-                        serde_error.unwrap_or_else(|| {
-                            "the arguments do not match the input schema".to_string()
-                        })
-                    })),
-                    Err(e) => Err(refused::<T>(None, || {
-                        format!("the arguments are not valid JSON: {e}")
-                    })),
-                }
-            }
+            Ok(t) if t.check() => Ok(handle(t)),
+            Ok(_) => Err(refused_text(T::TOOL, T::input_schema(), self, None)),
+            Err(e) => Err(refused_text(T::TOOL, T::input_schema(), self, Some(e))),
         }
     }
 }
@@ -307,9 +386,18 @@ pub fn echo<T: serde::Serialize>(tool: &str, arguments: &T) -> serde_json::Value
 
 /// Helpers the generated constraint checks call.
 pub mod rules {
-    /// Whether the length of `s` in characters is within `min..=max`.
+    /// Whether the length of `s` in characters is within `min..=max`. A character is one
+    /// to four bytes, so the byte length decides most cases without counting.
     #[inline]
     pub fn length(s: &str, min: Option<u64>, max: Option<u64>) -> bool {
+        let most = s.len() as u64;
+        let least = most.div_ceil(4);
+        if min.is_none_or(|m| least >= m) && max.is_none_or(|m| most <= m) {
+            return true;
+        }
+        if min.is_some_and(|m| most < m) || max.is_some_and(|m| least > m) {
+            return false;
+        }
         let n = s.chars().count() as u64;
         min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m)
     }
@@ -359,7 +447,148 @@ pub mod rules {
 
 /// Deserialization helpers the generated fields name in `deserialize_with`.
 pub mod de {
+    use std::borrow::Cow;
+    use std::collections::BTreeMap;
+    use std::fmt;
+    use std::marker::PhantomData;
+
+    use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
     use serde::{Deserialize, Deserializer};
+
+    /// A type that deserializes borrowing its strings from the input where it can.
+    ///
+    /// serde's derive borrows a `Cow<'a, str>` field marked `#[serde(borrow)]`, but not a
+    /// `Cow` inside a `Vec` or a map (the `Cow` impl always copies), so the generated fields
+    /// of those types go through [`borrowing`] instead. Generated structs and enums
+    /// implement it with their own `Deserialize`.
+    pub trait Borrowing<'de>: Sized {
+        /// Deserializes `Self`, borrowing strings that need no unescaping.
+        fn deserialize_borrowing<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error>;
+    }
+
+    macro_rules! borrowing_as_deserialize {
+        ($($t:ty),*) => {
+            $(impl<'de> Borrowing<'de> for $t {
+                #[inline]
+                fn deserialize_borrowing<D: Deserializer<'de>>(
+                    deserializer: D,
+                ) -> Result<Self, D::Error> {
+                    <$t>::deserialize(deserializer)
+                }
+            })*
+        };
+    }
+
+    borrowing_as_deserialize!(
+        bool,
+        i64,
+        f64,
+        serde_json::Value,
+        serde_json::Map<String, serde_json::Value>
+    );
+
+    struct CowStr;
+
+    impl<'de> Visitor<'de> for CowStr {
+        type Value = Cow<'de, str>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+            Ok(Cow::Borrowed(v))
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Cow::Owned(v.to_owned()))
+        }
+        fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Self::Value, E> {
+            Ok(Cow::Owned(v))
+        }
+    }
+
+    impl<'de: 'a, 'a> Borrowing<'de> for Cow<'a, str> {
+        #[inline]
+        fn deserialize_borrowing<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserializer.deserialize_str(CowStr)
+        }
+    }
+
+    /// [`Borrowing::deserialize_borrowing`] as a [`DeserializeSeed`], for elements.
+    struct Seed<T>(PhantomData<T>);
+
+    impl<'de, T: Borrowing<'de>> DeserializeSeed<'de> for Seed<T> {
+        type Value = T;
+        #[inline]
+        fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+            T::deserialize_borrowing(deserializer)
+        }
+    }
+
+    /// Room reserved up front for a sequence or map of `hint` elements: no more than 64 KiB,
+    /// whatever the input claims.
+    fn cautious<T>(hint: Option<usize>) -> usize {
+        let most = 65_536 / std::mem::size_of::<T>().max(1);
+        hint.unwrap_or(0).min(most)
+    }
+
+    impl<'de, T: Borrowing<'de>> Borrowing<'de> for Vec<T> {
+        fn deserialize_borrowing<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            struct Items<T>(PhantomData<T>);
+            impl<'de, T: Borrowing<'de>> Visitor<'de> for Items<T> {
+                type Value = Vec<T>;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("an array")
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+                    let mut out = Vec::with_capacity(cautious::<T>(seq.size_hint()));
+                    while let Some(item) = seq.next_element_seed(Seed::<T>(PhantomData))? {
+                        out.push(item);
+                    }
+                    Ok(out)
+                }
+            }
+            deserializer.deserialize_seq(Items(PhantomData))
+        }
+    }
+
+    impl<'de: 'a, 'a, T: Borrowing<'de>> Borrowing<'de> for BTreeMap<Cow<'a, str>, T> {
+        fn deserialize_borrowing<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            struct Entries<'a, T>(PhantomData<(Cow<'a, str>, T)>);
+            impl<'de: 'a, 'a, T: Borrowing<'de>> Visitor<'de> for Entries<'a, T> {
+                type Value = BTreeMap<Cow<'a, str>, T>;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("an object")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                    let mut out = BTreeMap::new();
+                    while let Some((k, v)) = map.next_entry_seed(
+                        Seed::<Cow<'a, str>>(PhantomData),
+                        Seed::<T>(PhantomData),
+                    )? {
+                        out.insert(k, v);
+                    }
+                    Ok(out)
+                }
+            }
+            deserializer.deserialize_map(Entries(PhantomData))
+        }
+    }
+
+    /// A field whose type holds strings inside an array or a map: deserialized by
+    /// [`Borrowing`], so that those strings borrow from the input too.
+    #[inline]
+    pub fn borrowing<'de, D: Deserializer<'de>, T: Borrowing<'de>>(
+        deserializer: D,
+    ) -> Result<T, D::Error> {
+        T::deserialize_borrowing(deserializer)
+    }
+
+    /// [`borrowing`] for an optional field (JSON `null` refused, as by [`some`]).
+    #[inline]
+    pub fn some_borrowing<'de, D: Deserializer<'de>, T: Borrowing<'de>>(
+        deserializer: D,
+    ) -> Result<Option<T>, D::Error> {
+        T::deserialize_borrowing(deserializer).map(Some)
+    }
 
     /// An optional field that, when present, must hold a `T`: JSON `null` is refused (as
     /// the run-time validator refuses it) instead of being read as absent. For a field that
@@ -497,7 +726,16 @@ pub trait CatalogProfile: Copy + Eq + fmt::Debug + 'static {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Session<P> {
     profiles: Vec<P>,
+    /// [`Session::mask`], computed once.
+    mask: u64,
     warning: Option<String>,
+}
+
+/// The bit set of `profiles` (bit `i` is `P::ALL[i]`).
+fn mask_of<P: CatalogProfile>(profiles: &[P]) -> u64 {
+    profiles.iter().fold(0, |m, p| {
+        m | 1u64.checked_shl(p.index() as u32).unwrap_or(0)
+    })
 }
 
 impl<P: CatalogProfile> Session<P> {
@@ -511,15 +749,20 @@ impl<P: CatalogProfile> Session<P> {
             P::ALWAYS_ON.len(),
             requested,
         ) {
-            Ok(indices) => Session {
-                profiles: indices
+            Ok(indices) => {
+                let profiles: Vec<P> = indices
                     .into_iter()
                     .filter_map(|i| P::ALL.get(i).copied())
-                    .collect(),
-                warning: None,
-            },
+                    .collect();
+                Session {
+                    mask: mask_of(&profiles),
+                    profiles,
+                    warning: None,
+                }
+            }
             Err(warning) => Session {
                 profiles: Vec::new(),
+                mask: 0,
                 warning: Some(warning),
             },
         }
@@ -533,12 +776,14 @@ impl<P: CatalogProfile> Session<P> {
     /// The session of exactly these profiles (declared order, duplicates dropped); with
     /// none, the fail-closed session, without a warning.
     pub fn of(profiles: &[P]) -> Session<P> {
+        let profiles: Vec<P> = P::ALL
+            .iter()
+            .copied()
+            .filter(|p| profiles.contains(p))
+            .collect();
         Session {
-            profiles: P::ALL
-                .iter()
-                .copied()
-                .filter(|p| profiles.contains(p))
-                .collect(),
+            mask: mask_of(&profiles),
+            profiles,
             warning: None,
         }
     }
@@ -564,11 +809,11 @@ impl<P: CatalogProfile> Session<P> {
         self.warning.as_deref()
     }
 
-    /// The bit set of [`CatalogProfile::tools_list_for_mask`].
+    /// The bit set of [`CatalogProfile::tools_list_for_mask`] (bit `i` is `P::ALL[i]`),
+    /// which the generated `dispatch` tests a tool's profiles against.
+    #[inline]
     pub fn mask(&self) -> u64 {
-        self.profiles.iter().fold(0, |m, p| {
-            m | 1u64.checked_shl(p.index() as u32).unwrap_or(0)
-        })
+        self.mask
     }
 
     /// The session's MCP `tools/list` result, pretty-printed: a compiled-in constant when
@@ -647,6 +892,22 @@ mod tests {
     fn rules() {
         assert!(rules::length("é", Some(1), Some(1)));
         assert!(!rules::length("", Some(1), None));
+        // Decided by the byte length, and by counting when it cannot decide.
+        for (s, min, max) in [
+            ("abcd", Some(1), Some(4)),
+            ("abcde", None, Some(4)),
+            ("éé", Some(3), None),
+            ("éé", None, Some(2)),
+            ("éé", None, Some(3)),
+            ("€€€", Some(3), Some(3)),
+            ("€€€", Some(4), None),
+            ("𝄞", Some(1), Some(1)),
+            ("𝄞", Some(2), None),
+        ] {
+            let n = s.chars().count() as u64;
+            let counted = min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m);
+            assert_eq!(rules::length(s, min, max), counted, "{s} {min:?} {max:?}");
+        }
         assert!(rules::count(2, Some(1), Some(5)));
         assert!(!rules::count(6, Some(1), Some(5)));
         assert!(rules::bounds(1.0, Some(1.0), None, None, None));

@@ -15,7 +15,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::naming::{Scope, camel_ident_text, ident, snake};
-use super::types::ToolOut;
+use super::types::{ToolOut, TypeRef};
 use super::{Errs, Loc, Options};
 use crate::json::to_pretty;
 use crate::load::{Catalog, MATRIX_FILE};
@@ -35,13 +35,13 @@ struct ProfileNames {
 
 struct Method<'a> {
     tool: &'a ToolOut,
-    ty: Ident,
+    ty: TypeRef,
     entry: &'a Entry,
 }
 
 fn method_tokens(m: &Method<'_>) -> TokenStream {
     let module = &m.tool.module;
-    let ty = &m.ty;
+    let ty = m.ty.elided();
     let doc = format!("`{}`: {}", m.tool.name, m.entry.description);
     quote! {
         #[doc = #doc]
@@ -51,7 +51,7 @@ fn method_tokens(m: &Method<'_>) -> TokenStream {
 
 fn echo_tokens(m: &Method<'_>) -> TokenStream {
     let module = &m.tool.module;
-    let ty = &m.ty;
+    let ty = m.ty.elided();
     let name = &m.tool.name;
     quote! {
         fn #module(&self, arguments: #module::#ty) -> ::serde_json::Value {
@@ -60,16 +60,22 @@ fn echo_tokens(m: &Method<'_>) -> TokenStream {
     }
 }
 
-fn arm_tokens(trait_ident: &Ident, m: &Method<'_>) -> TokenStream {
+/// The call of `m` through `trait_ident`, its arguments parsed as the profile's type.
+fn call_tokens(trait_ident: &Ident, m: &Method<'_>) -> TokenStream {
     let module = &m.tool.module;
-    let ty = &m.ty;
-    let name = &m.tool.name;
+    let ty = m.ty.elided();
     quote! {
-        #name => ::core::result::Result::Ok(<H as #trait_ident>::#module(
-            handler,
-            ::toolgate_schema::runtime::RawArguments::parse::<#module::#ty>(arguments)?,
-        ))
+        ::toolgate_schema::runtime::RawArguments::handle(
+            arguments,
+            |arguments: #module::#ty| <H as #trait_ident>::#module(handler, arguments),
+        )
     }
+}
+
+fn arm_tokens(trait_ident: &Ident, m: &Method<'_>) -> TokenStream {
+    let name = &m.tool.name;
+    let call = call_tokens(trait_ident, m);
+    quote!(#name => #call)
 }
 
 fn method_for<'a>(
@@ -149,7 +155,10 @@ pub(crate) fn generate(
     let always_methods = always_on.iter().map(method_tokens);
     let always_echo = always_on.iter().map(echo_tokens);
     let mut echo_impls = Vec::new();
-    let always_arms = always_on.iter().map(|m| arm_tokens(&always_trait, m));
+    let always_arms: Vec<TokenStream> = always_on
+        .iter()
+        .map(|m| arm_tokens(&always_trait, m))
+        .collect();
     let always_list: Vec<String> = surface.fail_closed.clone();
     let always_doc = format!(
         "The tools every session sees, the fail-closed one included ({}), and the type a handler returns. Every profile's trait has this one as its supertrait, so these are written once.",
@@ -166,11 +175,13 @@ pub(crate) fn generate(
 
     let mut traits = Vec::new();
     let mut dispatchers = Vec::new();
-    let mut session_arms = Vec::new();
+    // For `dispatch`: each tool a profile is granted besides the always-on ones, with the
+    // profiles granting it in declared order, as (bit of the profile, its call).
+    let mut granted: Vec<(&str, Vec<(u64, TokenStream)>)> = Vec::new();
     let mut trait_idents = Vec::new();
     let mut tools_lists = Vec::new();
     let mut tool_names_per_profile = Vec::new();
-    for p in &names {
+    for (index, p) in names.iter().enumerate() {
         let trait_ident =
             format_ident!("{}Handler", p.variant.to_string().trim_start_matches("r#"));
         let methods: Vec<Method<'_>> = surface
@@ -232,23 +243,30 @@ pub(crate) fn generate(
         );
         dispatchers.push(quote! {
             #[doc = #fn_doc]
-            pub fn #fn_ident<H, A>(
+            pub fn #fn_ident<'a, H, A>(
                 handler: &H,
                 tool: &str,
                 arguments: A,
             ) -> ::core::result::Result<<H as AlwaysOnHandler>::Output, ::toolgate_schema::runtime::CallError>
             where
                 H: #trait_ident + ?Sized,
-                A: ::toolgate_schema::runtime::RawArguments,
+                A: ::toolgate_schema::runtime::RawArguments<'a>,
             {
                 match tool {
                     #(#arms,)*
-                    _ => dispatch_always_on(handler, tool, arguments),
+                    #(#always_arms,)*
+                    _ => ::core::result::Result::Err(::toolgate_schema::runtime::CallError::unknown_tool(tool)),
                 }
             }
         });
-        let variant = &p.variant;
-        session_arms.push(quote!(Profile::#variant => #fn_ident(handler, tool, arguments)));
+        let bit = 1u64.checked_shl(index as u32).unwrap_or(0);
+        for m in &methods {
+            let call = call_tokens(&trait_ident, m);
+            match granted.iter_mut().find(|(t, _)| *t == m.tool.name) {
+                Some((_, calls)) => calls.push((bit, call)),
+                None => granted.push((&m.tool.name, vec![(bit, call)])),
+            }
+        }
         trait_idents.push(trait_ident);
         let session = surface.resolve(&p.name);
         tools_lists.push(to_pretty(&surface.tools_list_json(&session)));
@@ -428,42 +446,44 @@ pub(crate) fn generate(
         pub const TOOLS_LISTS: &[(&str, &str)] = &[#((#profile_names, TOOLS_LIST_BY_PROFILE[#indices])),*];
     };
 
-    let session_loop = if names.is_empty() {
-        quote!(let _ = session;)
-    } else {
+    // One match on the tool name: an always-on tool is called directly, another one
+    // through the first profile of the session (declared order) that is granted it.
+    let granted_arms = granted.iter().map(|(tool, calls)| {
+        let tests = calls.iter().map(|(bit, call)| quote!(if mask & #bit != 0 { #call }));
         quote! {
-            // The first profile (declared order) that is served the tool; each profile's
-            // list of tool names is sorted.
-            for profile in session.profiles() {
-                if profile.tool_names().binary_search(&tool).is_ok() {
-                    return match *profile {
-                        #(#session_arms,)*
-                    };
-                }
+            #tool => #(#tests else)* {
+                ::core::result::Result::Err(::toolgate_schema::runtime::CallError::unknown_tool(tool))
             }
         }
+    });
+    let mask = if granted.is_empty() {
+        quote!(let _ = session;)
+    } else {
+        quote!(let mask = session.mask();)
     };
     let mut argument_types = Vec::new();
     let mut json_schemas = Vec::new();
     for t in tools {
         let module = &t.module;
-        for (ty, profiles) in &t.argument_types {
+        for (ty_ref, profiles) in &t.argument_types {
             let name = &t.name;
             let type_name = format!(
                 "{}::{}",
                 module.to_string().trim_start_matches("r#"),
-                ty.to_string().trim_start_matches("r#")
+                ty_ref.ident.to_string().trim_start_matches("r#")
             );
+            let ty = ty_ref.elided();
+            let owned = ty_ref.owned();
             argument_types.push(quote! {
                 ::toolgate_schema::runtime::ArgumentType {
                     tool: #name,
                     type_name: #type_name,
                     profiles: &[#(#profiles),*],
-                    input_schema_json: <#module::#ty as ::toolgate_schema::runtime::ToolArgs>::INPUT_SCHEMA_JSON,
-                    parse: ::toolgate_schema::runtime::parse_to_json::<#module::#ty>,
+                    input_schema_json: <#module::#owned as ::toolgate_schema::runtime::ToolArgs>::INPUT_SCHEMA_JSON,
+                    parse: |arguments| ::toolgate_schema::runtime::parse_to_json::<#module::#ty>(arguments),
                 }
             });
-            json_schemas.push(quote!((#type_name, ::schemars::schema_for!(#module::#ty))));
+            json_schemas.push(quote!((#type_name, ::schemars::schema_for!(#module::#owned))));
         }
     }
     let json_schemas_fn = if options.schemars {
@@ -492,6 +512,8 @@ pub(crate) fn generate(
         #allow
         pub trait AlwaysOnHandler {
             /// What a handler returns for a call: a value, a `Result`, or a future of one.
+            /// The arguments borrow from the request, so a future that outlives the call
+            /// takes `arguments.into_owned()`.
             type Output;
             #(#always_methods)*
         }
@@ -518,14 +540,14 @@ pub(crate) fn generate(
 
         /// Calls an always-on `tool` on `handler`: what the fail-closed session may do. Any
         /// other name is answered as an unknown tool.
-        pub fn dispatch_always_on<H, A>(
+        pub fn dispatch_always_on<'a, H, A>(
             handler: &H,
             tool: &str,
             arguments: A,
         ) -> ::core::result::Result<<H as AlwaysOnHandler>::Output, ::toolgate_schema::runtime::CallError>
         where
             H: AlwaysOnHandler + ?Sized,
-            A: ::toolgate_schema::runtime::RawArguments,
+            A: ::toolgate_schema::runtime::RawArguments<'a>,
         {
             match tool {
                 #(#always_arms,)*
@@ -538,7 +560,7 @@ pub(crate) fn generate(
         /// Calls `tool` as `session` sees it: through the first of its profiles (declared
         /// order) that is granted the tool, or as an always-on tool when it failed closed.
         /// A tool the session does not see is answered exactly as an unknown one.
-        pub fn dispatch<H, A>(
+        pub fn dispatch<'a, H, A>(
             session: &Session,
             handler: &H,
             tool: &str,
@@ -546,10 +568,14 @@ pub(crate) fn generate(
         ) -> ::core::result::Result<<H as AlwaysOnHandler>::Output, ::toolgate_schema::runtime::CallError>
         where
             H: Handler + ?Sized,
-            A: ::toolgate_schema::runtime::RawArguments,
+            A: ::toolgate_schema::runtime::RawArguments<'a>,
         {
-            #session_loop
-            dispatch_always_on(handler, tool, arguments)
+            #mask
+            match tool {
+                #(#always_arms,)*
+                #(#granted_arms,)*
+                _ => ::core::result::Result::Err(::toolgate_schema::runtime::CallError::unknown_tool(tool)),
+            }
         }
     }
 }

@@ -105,30 +105,36 @@ fn the_restricted_cell_has_its_own_narrower_type() {
         ),
         "{text}"
     );
-    assert!(text.contains("fnmr_write(&self,arguments:mr_write::RefineArgs)->Self::Output;"));
-    assert!(text.contains("fnmr_write(&self,arguments:mr_write::Args)->Self::Output;"));
-    assert!(text.contains("impl::core::convert::From<RefineArgs>forArgs"));
+    assert!(text.contains("fnmr_write(&self,arguments:mr_write::RefineArgs<'_>)->Self::Output;"));
+    assert!(text.contains("fnmr_write(&self,arguments:mr_write::Args<'_>)->Self::Output;"));
+    assert!(text.contains("impl<'a>::core::convert::From<RefineArgs<'a>>forArgs<'a>"));
     // submit_outcome: one type per variant; upgrade shares documentation's.
-    assert!(text.contains("fnsubmit_outcome(&self,arguments:submit_outcome::DocumentationArgs)"));
+    assert!(
+        text.contains("fnsubmit_outcome(&self,arguments:submit_outcome::DocumentationArgs<'_>)")
+    );
     assert!(!text.contains("UpgradeArgs"));
 }
 
 #[test]
 fn maps_the_schema_subset_to_rust_types() {
     let text = squeeze(&expand("tatara"));
-    // additionalProperties as a schema: a map.
+    // Strings borrow from the input: serde borrows a `Cow` field itself.
+    assert!(text.contains("#[serde(borrow)]pubtext:::std::borrow::Cow<'a,str>"));
+    // additionalProperties as a schema: a map, whose keys and values borrow through
+    // `de::some_borrowing` (serde's `Cow` impl inside a map would copy).
     assert!(text.contains(
-        "pubmetadata:::core::option::Option<::std::collections::BTreeMap<::std::string::String,::std::string::String>>"
+        "deserialize_with=\"::toolgate_schema::runtime::de::some_borrowing\")]pubmetadata:::core::option::Option<::std::collections::BTreeMap<::std::borrow::Cow<'a,str>,::std::borrow::Cow<'a,str>>>"
     ));
+    assert!(text.contains("pubfninto_owned(self)->Args<'static>"));
     // A free object, free JSON, nested structs, arrays with bounds.
     assert!(text.contains("pubpatch:::core::option::Option<::serde_json::Map<::std::string::String,::serde_json::Value>>"));
-    assert!(text.contains("pubparent:::core::option::Option<IncidentIssueParent>"));
+    assert!(text.contains("pubparent:::core::option::Option<IncidentIssueParent<'a>>"));
     assert!(text.contains("self.proposals.as_ref().is_none_or(|v|::toolgate_schema::runtime::rules::count(v.len(),::core::option::Option::Some(1u64),::core::option::Option::Some(5u64)))"));
     // A default the code can write is filled in.
     assert!(text.contains("#[serde(default=\"Args::__default_severity\")]pubseverity:Severity"));
     // deny_unknown_fields exactly where additionalProperties is false: incident's nested
     // `issue` allows other properties.
-    assert!(text.contains("pubstructIncidentIssue{"));
+    assert!(text.contains("pubstructIncidentIssue<'a>{"));
     assert!(!text.contains("#[serde(deny_unknown_fields)]pubstructIncidentIssue"));
     assert!(text.contains("#[serde(deny_unknown_fields)]pubstructIncidentArgs"));
     let maetra = squeeze(&expand("maetra"));

@@ -8,9 +8,16 @@
 //! | object with properties (or `additionalProperties: false`, or the root) | a struct; `#[serde(deny_unknown_fields)]` exactly when `additionalProperties` is `false`; an `additionalProperties` schema next to properties is a flattened `additional_properties` map |
 //! | object without properties | `BTreeMap<String, T>` for an `additionalProperties` schema, else `serde_json::Map` |
 //! | string with `enum` | an enum whose variants keep their wire names (`#[serde(rename)]`) |
-//! | string, integer, number, boolean | `String`, `i64`, `f64`, `bool` |
+//! | string, integer, number, boolean | `Cow<'a, str>`, `i64`, `f64`, `bool` |
 //! | array | `Vec<T>` (`Vec<serde_json::Value>` without `items`) |
 //! | no `type` | `serde_json::Value` |
+//!
+//! Zero-copy: a type that holds strings (directly, or in arrays, maps and nested structs) has
+//! a lifetime, `Args<'a>`, and borrows them from the arguments it is parsed from, JSON text
+//! or a `serde_json::Value`; only a string with escapes is copied. Map keys are
+//! `Cow<'a, str>` too; free JSON (`serde_json::Value`, `serde_json::Map`) is owned. Every
+//! struct has `into_owned()`, which gives the same type with `'static` (`Args<'static>`) for
+//! keeping past the call. A string default is a `Cow::Borrowed` of a literal.
 //!
 //! A required field is `T`; an optional one with a `default` that the generated code can
 //! write (scalars, enums, arrays of scalars, free JSON) is `T` filled with the default; any
@@ -39,12 +46,15 @@ pub(crate) enum Ty {
     Bool,
     Int,
     Num,
+    /// `Cow<'a, str>`.
     Str,
     Any,
     FreeObject,
-    Struct(String),
+    /// A generated struct, and whether it borrows (has the lifetime `'a`).
+    Struct(String, bool),
     Enum(String),
     Vec(Box<Ty>),
+    /// `BTreeMap<Cow<'a, str>, T>`.
     Map(Box<Ty>),
 }
 
@@ -54,12 +64,16 @@ impl Ty {
             Ty::Bool => quote!(bool),
             Ty::Int => quote!(i64),
             Ty::Num => quote!(f64),
-            Ty::Str => quote!(::std::string::String),
+            Ty::Str => quote!(::std::borrow::Cow<'a, str>),
             Ty::Any => quote!(::serde_json::Value),
             Ty::FreeObject => {
                 quote!(::serde_json::Map<::std::string::String, ::serde_json::Value>)
             }
-            Ty::Struct(n) | Ty::Enum(n) => {
+            Ty::Struct(n, borrows) => {
+                let i = ident(n);
+                if *borrows { quote!(#i<'a>) } else { quote!(#i) }
+            }
+            Ty::Enum(n) => {
                 let i = ident(n);
                 quote!(#i)
             }
@@ -69,8 +83,90 @@ impl Ty {
             }
             Ty::Map(t) => {
                 let t = t.tokens();
-                quote!(::std::collections::BTreeMap<::std::string::String, #t>)
+                quote!(::std::collections::BTreeMap<::std::borrow::Cow<'a, str>, #t>)
             }
+        }
+    }
+
+    /// Whether the type has the lifetime `'a` (it holds a string somewhere).
+    pub(crate) fn borrows(&self) -> bool {
+        match self {
+            Ty::Str | Ty::Map(_) => true,
+            Ty::Struct(_, b) => *b,
+            Ty::Vec(t) => t.borrows(),
+            _ => false,
+        }
+    }
+
+    /// Whether serde's derive would copy strings of this type even with `#[serde(borrow)]`
+    /// (a `Cow` inside an array or a map), so the field goes through
+    /// `runtime::de::borrowing`.
+    fn needs_borrowing(&self) -> bool {
+        match self {
+            Ty::Vec(t) => matches!(**t, Ty::Str) || t.needs_borrowing(),
+            Ty::Map(_) => true,
+            _ => false,
+        }
+    }
+}
+
+/// An expression that turns `v`, of type `ty` with lifetime `'a`, into the same type with
+/// `'static` (copying borrowed strings).
+fn owned_expr(ty: &Ty, v: TokenStream) -> TokenStream {
+    let cow = quote!(::std::borrow::Cow);
+    match ty {
+        Ty::Str => quote!(#cow::Owned(#cow::into_owned(#v))),
+        Ty::Struct(_, true) => quote!(#v.into_owned()),
+        Ty::Vec(t) if t.borrows() => {
+            let e = owned_expr(t, quote!(x));
+            quote!(::core::iter::Iterator::collect(::core::iter::Iterator::map(
+                ::core::iter::IntoIterator::into_iter(#v),
+                |x| #e
+            )))
+        }
+        Ty::Map(t) => {
+            let e = owned_expr(t, quote!(x));
+            quote!(::core::iter::Iterator::collect(::core::iter::Iterator::map(
+                ::core::iter::IntoIterator::into_iter(#v),
+                |(k, x)| (#cow::Owned(#cow::into_owned(k)), #e)
+            )))
+        }
+        _ => v,
+    }
+}
+
+/// `<'a>` when `borrows`, else nothing: the generics of a generated type.
+fn lifetime(borrows: bool) -> TokenStream {
+    if borrows { quote!(<'a>) } else { quote!() }
+}
+
+/// A generated argument type as other items name it.
+#[derive(Clone, Debug)]
+pub(crate) struct TypeRef {
+    /// Its identifier in the tool's module.
+    pub ident: Ident,
+    /// Whether it has the lifetime `'a`.
+    pub borrows: bool,
+}
+
+impl TypeRef {
+    /// The type with an elided lifetime (`Args<'_>`) when it has one.
+    pub(crate) fn elided(&self) -> TokenStream {
+        let i = &self.ident;
+        if self.borrows {
+            quote!(#i<'_>)
+        } else {
+            quote!(#i)
+        }
+    }
+
+    /// The type with `'static` when it has a lifetime.
+    pub(crate) fn owned(&self) -> TokenStream {
+        let i = &self.ident;
+        if self.borrows {
+            quote!(#i<'static>)
+        } else {
+            quote!(#i)
         }
     }
 }
@@ -94,6 +190,17 @@ pub(crate) struct FieldInfo {
 pub(crate) struct StructInfo {
     pub name: String,
     pub fields: Vec<(String, FieldInfo)>,
+    /// Whether the struct has the lifetime `'a`.
+    pub borrows: bool,
+}
+
+impl StructInfo {
+    fn type_ref(&self) -> TypeRef {
+        TypeRef {
+            ident: ident(&self.name),
+            borrows: self.borrows,
+        }
+    }
 }
 
 /// What the rest of the generator needs to know about one tool's module.
@@ -104,11 +211,11 @@ pub(crate) struct ToolOut {
     pub module: Ident,
     /// The module's tokens.
     pub tokens: TokenStream,
-    /// For each entry of the surface tool, the name of the type it is served as.
-    pub entry_types: Vec<Ident>,
+    /// For each entry of the surface tool, the type it is served as.
+    pub entry_types: Vec<TypeRef>,
     /// Every root argument type of the module, with the profiles it is served to (none for
     /// a variant whose every profile is restricted).
-    pub argument_types: Vec<(Ident, Vec<String>)>,
+    pub argument_types: Vec<(TypeRef, Vec<String>)>,
 }
 
 struct Module<'a> {
@@ -153,7 +260,7 @@ pub(crate) fn tool_module(
 
     // One struct per variant, group parameters included.
     let mut bases: Vec<Option<StructInfo>> = Vec::new();
-    let mut argument_types: Vec<(Ident, Vec<String>)> = Vec::new();
+    let mut argument_types: Vec<(TypeRef, Vec<String>)> = Vec::new();
     for (index, variant) in tool.variants.iter().enumerate() {
         m.variant = index;
         let Some(schema) = variant_input(catalog, tool, index) else {
@@ -187,21 +294,26 @@ pub(crate) fn tool_module(
             None => format!("Arguments of `{}` ({}).", tool.name, variant.file),
         };
         let info = m.root_struct(&name, &prefix, &schema, &root, &locs, doc);
-        if info.is_some() {
-            m.items.push(served_impl(&name, &tool.name, &schema));
+        if let Some(info) = &info {
+            m.items.push(served_impl(info, &tool.name, &schema));
             let profiles = surface_tool
                 .entries
                 .iter()
                 .filter(|e| e.variant == variant.name && e.restricted.is_empty())
                 .flat_map(|e| e.profiles.iter().cloned())
                 .collect();
-            argument_types.push((ident(&name), profiles));
+            argument_types.push((info.type_ref(), profiles));
         }
         bases.push(info);
     }
 
     // One narrower struct per restricted entry.
-    let mut entry_types: Vec<Ident> = Vec::new();
+    // A type that failed to generate (the error is reported) is named as `Args`.
+    let fallback = || TypeRef {
+        ident: ident("Args"),
+        borrows: false,
+    };
+    let mut entry_types: Vec<TypeRef> = Vec::new();
     for entry in &surface_tool.entries {
         let index = tool
             .variants
@@ -210,12 +322,11 @@ pub(crate) fn tool_module(
             .unwrap_or(0);
         let base = bases.get(index).and_then(Option::as_ref);
         if entry.restricted.is_empty() {
-            let name = base.map_or_else(|| "Args".to_string(), |b| b.name.clone());
-            entry_types.push(ident(&name));
+            entry_types.push(base.map_or_else(fallback, StructInfo::type_ref));
             continue;
         }
         let Some(variant) = tool.variants.get(index) else {
-            entry_types.push(ident("Args"));
+            entry_types.push(fallback());
             continue;
         };
         m.variant = index;
@@ -258,15 +369,21 @@ pub(crate) fn tool_module(
             cells.join("; ")
         );
         let info = m.root_struct(&name, &prefix, &entry.input_schema, &root, &locs, doc);
-        if info.is_some() {
+        if let Some(info) = &info {
             m.items
-                .push(served_impl(&name, &tool.name, &entry.input_schema));
-            argument_types.push((ident(&name), entry.profiles.clone()));
+                .push(served_impl(info, &tool.name, &entry.input_schema));
+            argument_types.push((info.type_ref(), entry.profiles.clone()));
         }
         if let (Some(narrow), Some(base)) = (&info, base) {
             m.conversion(narrow, base);
         }
-        entry_types.push(ident(&name));
+        entry_types.push(info.as_ref().map_or_else(
+            || TypeRef {
+                ident: ident(&name),
+                borrows: false,
+            },
+            StructInfo::type_ref,
+        ));
     }
 
     let items = m.items;
@@ -380,11 +497,12 @@ fn json_tokens(v: &Value) -> TokenStream {
 }
 
 /// `impl ToolArgs` for a type served to some session: its tool and its input schema.
-fn served_impl(name: &str, tool: &str, schema: &Schema) -> TokenStream {
-    let t = ident(name);
+fn served_impl(info: &StructInfo, tool: &str, schema: &Schema) -> TokenStream {
+    let t = ident(&info.name);
+    let lt = lifetime(info.borrows);
     let text = to_compact(&schema.to_json());
     quote! {
-        impl ::toolgate_schema::runtime::ToolArgs for #t {
+        impl #lt ::toolgate_schema::runtime::ToolArgs for #t #lt {
             const TOOL: &'static str = #tool;
             const INPUT_SCHEMA_JSON: &'static str = #text;
             fn input_schema() -> &'static ::toolgate_schema::model::Schema {
@@ -486,7 +604,7 @@ impl Module<'_> {
                     None => format!("The object `{path}`."),
                 };
                 let info = self.gen_struct(hint, hint, o, schema, path, &|p| loc.prop(p), loc, doc);
-                let t = Ty::Struct(info.name);
+                let t = Ty::Struct(info.name, info.borrows);
                 self.cache
                     .push((self.variant, path.to_string(), schema.clone(), t.clone()));
                 t
@@ -595,6 +713,15 @@ impl Module<'_> {
                     true
                 }
             }
+
+            impl<'de> ::toolgate_schema::runtime::de::Borrowing<'de> for #ty_ident {
+                #[inline]
+                fn deserialize_borrowing<D: ::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    <Self as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                }
+            }
         });
         self.enums.push((name.to_string(), variants));
         Ty::Enum(name.to_string())
@@ -614,7 +741,7 @@ impl Module<'_> {
     fn default_expr(&self, ty: &Ty, value: &Value) -> Option<TokenStream> {
         match (ty, value) {
             (Ty::Bool, Value::Bool(b)) => Some(quote!(#b)),
-            (Ty::Str, Value::String(s)) => Some(quote!(::std::string::String::from(#s))),
+            (Ty::Str, Value::String(s)) => Some(quote!(::std::borrow::Cow::Borrowed(#s))),
             (Ty::Enum(name), Value::String(s)) => {
                 let t = ident(name);
                 let v = self.enum_variant(name, s)?;
@@ -658,7 +785,12 @@ impl Module<'_> {
                 if s.min_length.is_some() || s.max_length.is_some() =>
             {
                 let (min, max) = (opt_u64(s.min_length), opt_u64(s.max_length));
-                Some(quote!(#rules::length(#v.as_str(), #min, #max)))
+                let text = if *ty == Ty::Str {
+                    quote!(::core::convert::AsRef::<str>::as_ref(#v))
+                } else {
+                    quote!(#v.as_str())
+                };
+                Some(quote!(#rules::length(#text, #min, #max)))
             }
             (Kind::Integer(n) | Kind::Number(n), Ty::Int | Ty::Num)
                 if n.minimum.is_some()
@@ -700,7 +832,7 @@ impl Module<'_> {
                     .map(|c| quote!(#v.values().all(|x| #c))),
                 _ => None,
             },
-            (Kind::Object(_), Ty::Struct(name)) if self.checked.contains(name) => {
+            (Kind::Object(_), Ty::Struct(name, _)) if self.checked.contains(name) => {
                 Some(quote!(::toolgate_schema::runtime::Check::check(#v)))
             }
             _ => None,
@@ -728,6 +860,8 @@ impl Module<'_> {
         let mut field_tokens: Vec<TokenStream> = Vec::new();
         let mut defaults: Vec<TokenStream> = Vec::new();
         let mut checks: Vec<TokenStream> = Vec::new();
+        // The flattened map of the other properties, when there is one.
+        let mut additional: Option<Ty> = None;
         // A default hides whether a field was sent. The conditional needs to know that of
         // the fields it requires, and of a field it tests for the default's own value.
         let keeps_absence = |prop: &str, default: &Value| {
@@ -780,48 +914,59 @@ impl Module<'_> {
             } else {
                 quote!(#[serde(rename = #prop)])
             };
-            let (serde_attr, field_ty) = match repr {
-                // An integer field takes `3.0` as the validator does (serde's `i64` would not).
-                Repr::Required if ty == Ty::Int => (
-                    quote!(#[serde(deserialize_with = "::toolgate_schema::runtime::de::integer")]),
-                    ty_tokens.clone(),
-                ),
-                Repr::Required => (quote!(), ty_tokens.clone()),
-                Repr::Defaulted => {
-                    let fn_ident = format_ident!("__default_{}", text.trim_start_matches("r#"));
-                    let expr = default.clone().unwrap_or_default();
-                    defaults.push(quote! {
-                        #[doc(hidden)]
-                        fn #fn_ident() -> #ty_tokens {
-                            #expr
-                        }
-                    });
-                    let path = format!("{name}::{fn_ident}");
-                    let integer = if ty == Ty::Int {
-                        quote!(, deserialize_with = "::toolgate_schema::runtime::de::integer")
-                    } else {
-                        quote!()
-                    };
-                    (
-                        quote!(#[serde(default = #path #integer)]),
-                        ty_tokens.clone(),
-                    )
+            // Strings borrow from the input: `borrow` gives the impl `'de: 'a`, and makes
+            // serde borrow a `Cow<'a, str>` field itself; inside arrays and maps, and under
+            // `Option` (which goes through `de::some`), `de::borrowing` does it.
+            let de = "::toolgate_schema::runtime::de::";
+            let mut serde_args: Vec<TokenStream> = Vec::new();
+            if ty.borrows() {
+                serde_args.push(quote!(borrow));
+            }
+            let field_ty = match repr {
+                Repr::Required | Repr::Defaulted => {
+                    if repr == Repr::Defaulted {
+                        let fn_ident = format_ident!("__default_{}", text.trim_start_matches("r#"));
+                        let expr = default.clone().unwrap_or_default();
+                        defaults.push(quote! {
+                            #[doc(hidden)]
+                            fn #fn_ident() -> #ty_tokens {
+                                #expr
+                            }
+                        });
+                        let path = format!("{name}::{fn_ident}");
+                        serde_args.push(quote!(default = #path));
+                    }
+                    // An integer field takes `3.0` as the validator does (serde's `i64`
+                    // would not).
+                    if ty == Ty::Int {
+                        let with = format!("{de}integer");
+                        serde_args.push(quote!(deserialize_with = #with));
+                    } else if ty.needs_borrowing() {
+                        let with = format!("{de}borrowing");
+                        serde_args.push(quote!(deserialize_with = #with));
+                    }
+                    ty_tokens.clone()
                 }
-                Repr::Optional => (
-                    {
-                        let with = if ty == Ty::Int {
-                            "::toolgate_schema::runtime::de::some_integer"
-                        } else {
-                            "::toolgate_schema::runtime::de::some"
-                        };
-                        quote!(#[serde(
-                            default,
-                            skip_serializing_if = "::core::option::Option::is_none",
-                            deserialize_with = #with
-                        )])
-                    },
-                    quote!(::core::option::Option<#ty_tokens>),
-                ),
+                Repr::Optional => {
+                    let with = if ty == Ty::Int {
+                        format!("{de}some_integer")
+                    } else if ty == Ty::Str || ty.needs_borrowing() {
+                        format!("{de}some_borrowing")
+                    } else {
+                        format!("{de}some")
+                    };
+                    serde_args.push(quote!(default));
+                    serde_args.push(quote!(
+                        skip_serializing_if = "::core::option::Option::is_none"
+                    ));
+                    serde_args.push(quote!(deserialize_with = #with));
+                    quote!(::core::option::Option<#ty_tokens>)
+                }
+            };
+            let serde_attr = if serde_args.is_empty() {
+                quote!()
+            } else {
+                quote!(#[serde(#(#serde_args),*)])
             };
             let doc_attr = if schemars {
                 let mut attrs = Vec::new();
@@ -897,9 +1042,14 @@ impl Module<'_> {
                 let map_tokens = map.tokens();
                 field_tokens.push(quote! {
                     /// The other properties (`additionalProperties`).
-                    #[serde(flatten)]
+                    #[serde(
+                        flatten,
+                        borrow,
+                        deserialize_with = "::toolgate_schema::runtime::de::borrowing"
+                    )]
                     pub additional_properties: #map_tokens
                 });
+                additional = Some(map);
                 if let Some(c) = self.check_expr(s, &ty, quote!(x)) {
                     checks.push(quote!(self.additional_properties.values().all(|x| #c)));
                 }
@@ -957,36 +1107,86 @@ impl Module<'_> {
         } else {
             (quote!(#[doc = #doc]), quote!(), quote!())
         };
-        let defaults_impl = if defaults.is_empty() {
-            quote!()
+        let borrows = additional.is_some() || fields.iter().any(|(_, f)| f.ty.borrows());
+        let lt = lifetime(borrows);
+        let owned_fields = fields
+            .iter()
+            .map(|(_, f)| {
+                let id = &f.ident;
+                let e = if f.repr == Repr::Optional && f.ty.borrows() {
+                    let e = owned_expr(&f.ty, quote!(x));
+                    quote!(self.#id.map(|x| #e))
+                } else {
+                    owned_expr(&f.ty, quote!(self.#id))
+                };
+                quote!(#id: #e)
+            })
+            .chain(additional.iter().map(|map| {
+                let e = owned_expr(map, quote!(self.additional_properties));
+                quote!(additional_properties: #e)
+            }));
+        let (into_owned, de_generics) = if borrows {
+            let doc = format!(
+                "The same arguments owning their strings (`{name}<'static>`), to keep past the call or move into a task."
+            );
+            (
+                quote! {
+                    #[doc = #doc]
+                    pub fn into_owned(self) -> #struct_ident<'static> {
+                        #struct_ident {
+                            #(#owned_fields,)*
+                        }
+                    }
+                },
+                quote!(<'de: 'a, 'a>),
+            )
         } else {
-            quote! {
-                impl #struct_ident {
-                    #(#defaults)*
-                }
-            }
+            (
+                quote! {
+                    /// The same arguments: this type borrows nothing (every argument type
+                    /// has `into_owned`).
+                    pub fn into_owned(self) -> #struct_ident {
+                        self
+                    }
+                },
+                quote!(<'de>),
+            )
         };
         self.items.push(quote! {
             #doc_attr
             #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize #derive_schema)]
             #deny
             #extend_if
-            pub struct #struct_ident {
+            pub struct #struct_ident #lt {
                 #(#field_tokens,)*
             }
 
-            #defaults_impl
+            impl #lt #struct_ident #lt {
+                #into_owned
 
-            impl ::toolgate_schema::runtime::Check for #struct_ident {
+                #(#defaults)*
+            }
+
+            impl #lt ::toolgate_schema::runtime::Check for #struct_ident #lt {
                 #[inline]
                 fn check(&self) -> bool {
                     #check_body
+                }
+            }
+
+            impl #de_generics ::toolgate_schema::runtime::de::Borrowing<'de> for #struct_ident #lt {
+                #[inline]
+                fn deserialize_borrowing<D: ::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    <Self as ::serde::Deserialize<'de>>::deserialize(deserializer)
                 }
             }
         });
         StructInfo {
             name: name.to_string(),
             fields,
+            borrows,
         }
     }
 
@@ -1094,10 +1294,10 @@ impl Module<'_> {
                     });
                 }
                 Ty::Str => enum_impls.push(quote! {
-                    impl ::core::convert::From<#from_ident> for ::std::string::String {
+                    impl<'a> ::core::convert::From<#from_ident> for ::std::borrow::Cow<'a, str> {
                         /// The value as sent on the wire.
-                        fn from(value: #from_ident) -> ::std::string::String {
-                            ::std::string::String::from(value.as_str())
+                        fn from(value: #from_ident) -> ::std::borrow::Cow<'a, str> {
+                            ::std::borrow::Cow::Borrowed(value.as_str())
                         }
                     }
                 }),
@@ -1129,12 +1329,16 @@ impl Module<'_> {
             "Widens the restricted `{}` to `{}`, so code shared with other profiles can take it.",
             narrow.name, base.name
         );
+        // Narrowing turns strings into enums, so the narrow type borrows only if the base does.
+        let generics = lifetime(base.borrows);
+        let n_lt = lifetime(narrow.borrows);
+        let b_lt = lifetime(base.borrows);
         self.items.push(quote! {
             #(#enum_impls)*
 
-            impl ::core::convert::From<#n_ident> for #b_ident {
+            impl #generics ::core::convert::From<#n_ident #n_lt> for #b_ident #b_lt {
                 #[doc = #doc]
-                fn from(narrow: #n_ident) -> #b_ident {
+                fn from(narrow: #n_ident #n_lt) -> #b_ident #b_lt {
                     #b_ident {
                         #(#inits,)*
                     }
