@@ -153,10 +153,35 @@ impl Map {
 }
 
 impl FromIterator<(String, Value)> for Map {
+    /// Collects entries as [`Map::insert`] would (a repeated key keeps its first place and
+    /// its last value), in linear time: past a few entries, keys are found through a hash
+    /// index instead of a scan, so that a tool call's arguments of a million keys are not
+    /// a quadratic amount of work.
     fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Self {
+        const SCAN: usize = 32;
         let mut map = Map::new();
+        let mut index: Option<std::collections::HashMap<String, usize>> = None;
         for (k, v) in iter {
-            map.insert(k, v);
+            let Some(ix) = &mut index else {
+                map.insert(k, v);
+                if map.entries.len() >= SCAN {
+                    index = Some(
+                        map.entries
+                            .iter()
+                            .enumerate()
+                            .map(|(i, (k, _))| (k.clone(), i))
+                            .collect(),
+                    );
+                }
+                continue;
+            };
+            match ix.get(&k) {
+                Some(&i) => map.entries[i].1 = v,
+                None => {
+                    ix.insert(k.clone(), map.entries.len());
+                    map.entries.push((k, v));
+                }
+            }
         }
         map
     }
@@ -446,6 +471,19 @@ mod tests {
         assert_eq!(to_compact(&v), r#"{"b":1,"a":{"z":true,"y":null}}"#);
         let err = serde_json::from_str::<Value>(r#"{"a":1,"a":2}"#).unwrap_err();
         assert!(err.to_string().contains("duplicate key `a`"), "{err}");
+    }
+
+    #[test]
+    fn collecting_keeps_the_first_place_and_the_last_value() {
+        for n in [3, 100] {
+            let mut entries: Vec<(String, Value)> =
+                (0..n).map(|i| (format!("k{i}"), Value::from(i))).collect();
+            entries.push(("k1".into(), Value::from("last")));
+            let map: Map = entries.into_iter().collect();
+            assert_eq!(map.len(), n as usize);
+            assert_eq!(map.keys().nth(1), Some("k1"));
+            assert_eq!(map.get("k1"), Some(&Value::from("last")));
+        }
     }
 
     #[test]

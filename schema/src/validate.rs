@@ -19,16 +19,40 @@ pub struct Violation {
     pub message: String,
 }
 
-/// Every violation of `schema` by `value`, in a stable order (fields in schema order).
+/// The most violations listed for one value; past it they are counted, and one last
+/// violation says how many more there are. A call whose arguments hold a million unknown
+/// fields (or an array of a million wrong items) is answered in a few kilobytes, not in
+/// hundreds of megabytes of messages.
+pub const MAX_LISTED: usize = 100;
+
+/// Every violation of `schema` by `value`, in a stable order (fields in schema order, then
+/// undeclared fields by name), up to [`MAX_LISTED`].
 pub fn validate(schema: &Schema, value: &Value) -> Vec<Violation> {
     validate_value(schema, value, "the arguments")
 }
 
 /// [`validate`], calling the value itself `what` in messages (`"the default"`).
 pub fn validate_value(schema: &Schema, value: &Value, what: &str) -> Vec<Violation> {
-    let mut out = Vec::new();
+    let mut out = Out::default();
     check(schema, value, "", what, &mut out);
-    out
+    if out.more > 0 {
+        out.list.push(Violation {
+            field: String::new(),
+            message: format!(
+                "and {} more violation{} not listed",
+                out.more,
+                if out.more == 1 { "" } else { "s" }
+            ),
+        });
+    }
+    out.list
+}
+
+/// The violations listed so far, and how many more were found past [`MAX_LISTED`].
+#[derive(Default)]
+struct Out {
+    list: Vec<Violation>,
+    more: usize,
 }
 
 /// [`validate`] for a `serde_json::Value`.
@@ -52,11 +76,15 @@ fn subject(path: &str, root: &str) -> String {
     }
 }
 
-fn push(out: &mut Vec<Violation>, path: &str, message: String) {
-    out.push(Violation {
-        field: path.to_string(),
-        message,
-    });
+fn push(out: &mut Out, path: &str, message: String) {
+    if out.list.len() < MAX_LISTED {
+        out.list.push(Violation {
+            field: path.to_string(),
+            message,
+        });
+    } else {
+        out.more += 1;
+    }
 }
 
 fn quoted_list(values: &[String]) -> String {
@@ -70,7 +98,7 @@ fn quoted_list(values: &[String]) -> String {
     s
 }
 
-fn check(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Vec<Violation>) {
+fn check(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) {
     let expected = schema.type_name();
     match (&schema.kind, value) {
         (Kind::Any, _) => {}
@@ -282,7 +310,7 @@ fn check_bounds(
     n: Number,
     path: &str,
     root: &str,
-    out: &mut Vec<Violation>,
+    out: &mut Out,
 ) {
     let x = n.as_f64();
     if let Some(min) = rules.minimum
@@ -405,6 +433,23 @@ mod tests {
         ];
         assert_eq!(messages(&s, r#"{"title":1,"body":2}"#), expected);
         assert_eq!(messages(&s, r#"{"body":2,"title":1}"#), expected);
+    }
+
+    #[test]
+    fn past_a_hundred_violations_they_are_counted() {
+        let s = schema(
+            r#"{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}},"additionalProperties":false}"#,
+        );
+        let keys: Vec<String> = (0..150).map(|i| format!("\"k{i:03}\":1")).collect();
+        let m = messages(&s, &format!(r#"{{"a":[1,2],{}}}"#, keys.join(",")));
+        assert_eq!(m.len(), MAX_LISTED + 1);
+        assert_eq!(m[0], "field `a[0]` must be a string, found the number 1");
+        assert_eq!(m[2], "unknown field `k000` (expected one of `a`)");
+        assert_eq!(
+            m[MAX_LISTED - 1],
+            "unknown field `k097` (expected one of `a`)"
+        );
+        assert_eq!(m[MAX_LISTED], "and 52 more violations not listed");
     }
 
     #[test]
