@@ -184,19 +184,32 @@ impl RawClient {
     }
 
     fn send(&mut self, message: &Value) {
-        let stdin = self.stdin.as_mut().expect("the session is open");
         let mut line = serde_json::to_string(message).expect("serializes");
         line.push('\n');
-        stdin.write_all(line.as_bytes()).expect("the server reads");
+        self.send_raw(line.as_bytes());
+    }
+
+    /// Writes `bytes` to the server as they are: garbage, a truncated message, a line of
+    /// any size.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("the session is open");
+        stdin.write_all(bytes).expect("the server reads");
         stdin.flush().expect("flush");
     }
 
     /// Sends a request and returns the whole response (`result` or `error`), skipping any
     /// notification the server sends meanwhile.
     pub fn request(&mut self, method: &str, params: Value) -> Value {
+        self.request_and_others(method, params).1
+    }
+
+    /// Sends a request: every other message the server wrote before answering it, and the
+    /// answer.
+    pub fn request_and_others(&mut self, method: &str, params: Value) -> (Vec<Value>, Value) {
         self.next_id += 1;
         let id = self.next_id;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let mut others = Vec::new();
         loop {
             let mut line = String::new();
             let n = self.stdout.read_line(&mut line).expect("read a line");
@@ -207,8 +220,9 @@ impl RawClient {
             let message: Value = serde_json::from_str(&line)
                 .unwrap_or_else(|e| panic!("not JSON from the server ({e}): {line}"));
             if message.get("id") == Some(&json!(id)) {
-                return message;
+                return (others, message);
             }
+            others.push(message);
         }
     }
 
