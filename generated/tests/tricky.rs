@@ -123,6 +123,27 @@ fn constraints_and_conditionals_agree_with_the_validator() {
             Some("unknown field `steps[0].other` (expected one of `name`, `weight`)"),
         ),
         ("match::Args", json!({"type": "2d", "isPR": true}), None),
+        // Maps whose values are a struct and an array of an enum.
+        (
+            "match::Args",
+            json!({"owners": {"x": {"name": "n"}}, "modes": {"m": ["a", "b"]}}),
+            None,
+        ),
+        (
+            "match::Args",
+            json!({"owners": {"x": {"name": ""}}}),
+            Some("field `owners.x.name` must not be empty"),
+        ),
+        (
+            "match::Args",
+            json!({"owners": {"x": {}}}),
+            Some("missing required field `owners.x.name`"),
+        ),
+        (
+            "match::Args",
+            json!({"modes": {"m": ["c"]}}),
+            Some("field `modes.m[0]`: \"c\" is not one of \"a\", \"b\""),
+        ),
         // level defaults to 3, the tested constant: absent, the condition does not hold.
         ("do_it::V1Args", json!({}), None),
         (
@@ -182,4 +203,22 @@ fn defaults_are_filled_in() {
     let null = json!({"payload": null});
     let typed: tricky::do_it::V2Args = RawArguments::parse(&null).unwrap();
     assert_eq!(typed.payload, Some(Value::Null));
+}
+
+#[test]
+fn map_values_borrow_too() {
+    use std::borrow::Cow;
+    let text = r#"{"owners":{"x":{"name":"n"}},"modes":{"m":["a"]},"labels":{"owner":"o","k":1}}"#;
+    let args: tricky::r#match::Args = RawArguments::parse(text).unwrap();
+    let owners = args.owners.as_ref().unwrap();
+    let (key, owner) = owners.iter().next().unwrap();
+    assert!(matches!(key, Cow::Borrowed(_)) && matches!(owner.name, Cow::Borrowed(_)));
+    let labels = args.labels.as_ref().unwrap();
+    assert!(matches!(labels.owner, Some(Cow::Borrowed("o"))));
+    assert!(matches!(
+        labels.additional_properties.keys().next(),
+        Some(Cow::Borrowed("k"))
+    ));
+    let owned: tricky::r#match::Args<'static> = args.clone().into_owned();
+    assert_eq!(owned, args);
 }

@@ -115,23 +115,38 @@ impl Ty {
 fn owned_expr(ty: &Ty, v: TokenStream) -> TokenStream {
     let cow = quote!(::std::borrow::Cow);
     match ty {
-        Ty::Str => quote!(#cow::Owned(#cow::into_owned(#v))),
+        Ty::Str => quote!(#cow::Owned(#v.into_owned())),
         Ty::Struct(_, true) => quote!(#v.into_owned()),
         Ty::Vec(t) if t.borrows() => {
             let e = owned_expr(t, quote!(x));
-            quote!(::core::iter::Iterator::collect(::core::iter::Iterator::map(
-                ::core::iter::IntoIterator::into_iter(#v),
-                |x| #e
-            )))
+            quote!(#v.into_iter().map(|x| #e).collect())
         }
         Ty::Map(t) => {
             let e = owned_expr(t, quote!(x));
-            quote!(::core::iter::Iterator::collect(::core::iter::Iterator::map(
-                ::core::iter::IntoIterator::into_iter(#v),
-                |(k, x)| (#cow::Owned(#cow::into_owned(k)), #e)
-            )))
+            quote!(#v.into_iter().map(|(k, x)| (#cow::Owned(k.into_owned()), #e)).collect())
         }
         _ => v,
+    }
+}
+
+/// `impl Borrowing` for a generated struct or enum (the value type of a map), with its own
+/// `Deserialize`.
+fn borrowing_impl(ty: &Ty) -> TokenStream {
+    let (name, generics, lt) = match ty {
+        Ty::Struct(n, true) => (n, quote!(<'de: 'a, 'a>), quote!(<'a>)),
+        Ty::Struct(n, false) | Ty::Enum(n) => (n, quote!(<'de>), quote!()),
+        _ => return quote!(),
+    };
+    let t = ident(name);
+    quote! {
+        impl #generics ::toolgate_schema::runtime::de::Borrowing<'de> for #t #lt {
+            #[inline]
+            fn deserialize_borrowing<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                <Self as ::serde::Deserialize<'de>>::deserialize(deserializer)
+            }
+        }
     }
 }
 
@@ -230,6 +245,9 @@ struct Module<'a> {
     enums: Vec<(String, Vec<(String, Ident)>)>,
     /// Structs whose `check` is not trivially true.
     checked: BTreeSet<String>,
+    /// Named types that are values of a map, which `runtime::de::Borrowing` deserializes:
+    /// they get an `impl Borrowing` at the end of the module.
+    map_values: Vec<Ty>,
     variant: usize,
 }
 
@@ -251,6 +269,7 @@ pub(crate) fn tool_module(
         cache: Vec::new(),
         enums: Vec::new(),
         checked: BTreeSet::new(),
+        map_values: Vec::new(),
         variant: 0,
     };
     let group_params: Vec<&str> = catalog
@@ -386,6 +405,9 @@ pub(crate) fn tool_module(
         ));
     }
 
+    for ty in std::mem::take(&mut m.map_values) {
+        m.items.push(borrowing_impl(&ty));
+    }
     let items = m.items;
     let description = tool
         .variants
@@ -587,6 +609,7 @@ impl Module<'_> {
                                 &format!("{path}{{}}"),
                                 &loc.key("additionalProperties"),
                             );
+                            self.map_value(&inner);
                             Ty::Map(Box::new(inner))
                         }
                         _ => Ty::FreeObject,
@@ -609,6 +632,18 @@ impl Module<'_> {
                     .push((self.variant, path.to_string(), schema.clone(), t.clone()));
                 t
             }
+        }
+    }
+
+    /// Records that `ty` is the value type of a map: the named types in it need
+    /// `impl Borrowing` (once each).
+    fn map_value(&mut self, ty: &Ty) {
+        match ty {
+            Ty::Struct(..) | Ty::Enum(_) if !self.map_values.contains(ty) => {
+                self.map_values.push(ty.clone());
+            }
+            Ty::Vec(t) => self.map_value(t),
+            _ => {}
         }
     }
 
@@ -714,14 +749,6 @@ impl Module<'_> {
                 }
             }
 
-            impl<'de> ::toolgate_schema::runtime::de::Borrowing<'de> for #ty_ident {
-                #[inline]
-                fn deserialize_borrowing<D: ::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    <Self as ::serde::Deserialize<'de>>::deserialize(deserializer)
-                }
-            }
         });
         self.enums.push((name.to_string(), variants));
         Ty::Enum(name.to_string())
@@ -1038,6 +1065,7 @@ impl Module<'_> {
             } else {
                 let child_path = format!("{path}{{}}");
                 let ty = self.ty(s, &type_name(format!("{prefix}Value")), &child_path, &aloc);
+                self.map_value(&ty);
                 let map = Ty::Map(Box::new(ty.clone()));
                 let map_tokens = map.tokens();
                 field_tokens.push(quote! {
@@ -1125,32 +1153,26 @@ impl Module<'_> {
                 let e = owned_expr(map, quote!(self.additional_properties));
                 quote!(additional_properties: #e)
             }));
-        let (into_owned, de_generics) = if borrows {
+        let into_owned = if borrows {
             let doc = format!(
                 "The same arguments owning their strings (`{name}<'static>`), to keep past the call or move into a task."
             );
-            (
-                quote! {
-                    #[doc = #doc]
-                    pub fn into_owned(self) -> #struct_ident<'static> {
-                        #struct_ident {
-                            #(#owned_fields,)*
-                        }
+            quote! {
+                #[doc = #doc]
+                pub fn into_owned(self) -> #struct_ident<'static> {
+                    #struct_ident {
+                        #(#owned_fields,)*
                     }
-                },
-                quote!(<'de: 'a, 'a>),
-            )
+                }
+            }
         } else {
-            (
-                quote! {
-                    /// The same arguments: this type borrows nothing (every argument type
-                    /// has `into_owned`).
-                    pub fn into_owned(self) -> #struct_ident {
-                        self
-                    }
-                },
-                quote!(<'de>),
-            )
+            quote! {
+                /// The same arguments: this type borrows nothing (every argument type has
+                /// `into_owned`).
+                pub fn into_owned(self) -> #struct_ident {
+                    self
+                }
+            }
         };
         self.items.push(quote! {
             #doc_attr
@@ -1174,14 +1196,6 @@ impl Module<'_> {
                 }
             }
 
-            impl #de_generics ::toolgate_schema::runtime::de::Borrowing<'de> for #struct_ident #lt {
-                #[inline]
-                fn deserialize_borrowing<D: ::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    <Self as ::serde::Deserialize<'de>>::deserialize(deserializer)
-                }
-            }
         });
         StructInfo {
             name: name.to_string(),
