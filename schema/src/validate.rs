@@ -237,16 +237,16 @@ fn check(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) 
                 .filter(|(name, _)| rules.property(name).is_none())
                 .collect();
             others.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            let expected = || {
-                let known: Vec<String> = rules.properties.iter().map(|(n, _)| n.clone()).collect();
-                if known.is_empty() {
+            // What an undeclared field is told, written once.
+            let accepted = match (&rules.additional, others.is_empty()) {
+                (Additional::Forbidden, false) if rules.properties.is_empty() => {
                     "no fields are accepted".to_string()
-                } else {
+                }
+                (Additional::Forbidden, false) => {
+                    let known: Vec<String> =
+                        rules.properties.iter().map(|(n, _)| n.clone()).collect();
                     format!("expected one of {}", backtick_list(&known))
                 }
-            };
-            let expected = match (&rules.additional, others.is_empty()) {
-                (Additional::Forbidden, false) => expected(),
                 _ => String::new(),
             };
             for (name, v) in others {
@@ -255,7 +255,7 @@ fn check(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) 
                         push(
                             out,
                             &join(path, name),
-                            format!("unknown field `{}` ({expected})", join(path, name)),
+                            format!("unknown field `{}` ({accepted})", join(path, name)),
                         );
                     }
                     Additional::Schema(s) => check(s, v, &join(path, name), root, out),
