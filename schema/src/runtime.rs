@@ -459,8 +459,8 @@ pub mod de {
     ///
     /// serde's derive borrows a `Cow<'a, str>` field marked `#[serde(borrow)]`, but not a
     /// `Cow` inside a `Vec` or a map (the `Cow` impl always copies), so the generated fields
-    /// of those types go through [`borrowing`] instead. Generated structs and enums
-    /// implement it with their own `Deserialize`.
+    /// of those types go through [`borrowing`] instead. A generated struct or enum that is
+    /// the value type of a map implements it with its own `Deserialize`.
     pub trait Borrowing<'de>: Sized {
         /// Deserializes `Self`, borrowing strings that need no unescaping.
         fn deserialize_borrowing<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error>;

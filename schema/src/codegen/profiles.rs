@@ -63,7 +63,9 @@ fn echo_tokens(m: &Method<'_>) -> TokenStream {
 /// The call of `m` through `trait_ident`, its arguments parsed as the profile's type.
 fn call_tokens(trait_ident: &Ident, m: &Method<'_>) -> TokenStream {
     let module = &m.tool.module;
-    let ty = m.ty.elided();
+    // The dispatch function's own `'a` (that of the raw arguments), not a fresh lifetime
+    // per arm: one region for the whole match keeps type and borrow checking linear.
+    let ty = m.ty.with_a();
     quote! {
         ::toolgate_schema::runtime::RawArguments::handle(
             arguments,
@@ -176,8 +178,9 @@ pub(crate) fn generate(
     let mut traits = Vec::new();
     let mut dispatchers = Vec::new();
     // For `dispatch`: each tool a profile is granted besides the always-on ones, with the
-    // profiles granting it in declared order, as (bit of the profile, its call).
-    let mut granted: Vec<(&str, Vec<(u64, TokenStream)>)> = Vec::new();
+    // bits of the profiles granting it; and each profile's index and dispatch function.
+    let mut granted: Vec<(&str, u64)> = Vec::new();
+    let mut profile_dispatch: Vec<(u32, Ident)> = Vec::new();
     let mut trait_idents = Vec::new();
     let mut tools_lists = Vec::new();
     let mut tool_names_per_profile = Vec::new();
@@ -261,12 +264,12 @@ pub(crate) fn generate(
         });
         let bit = 1u64.checked_shl(index as u32).unwrap_or(0);
         for m in &methods {
-            let call = call_tokens(&trait_ident, m);
             match granted.iter_mut().find(|(t, _)| *t == m.tool.name) {
-                Some((_, calls)) => calls.push((bit, call)),
-                None => granted.push((&m.tool.name, vec![(bit, call)])),
+                Some((_, bits)) => *bits |= bit,
+                None => granted.push((&m.tool.name, bit)),
             }
         }
+        profile_dispatch.push((index as u32, fn_ident.clone()));
         trait_idents.push(trait_ident);
         let session = surface.resolve(&p.name);
         tools_lists.push(to_pretty(&surface.tools_list_json(&session)));
@@ -446,20 +449,28 @@ pub(crate) fn generate(
         pub const TOOLS_LISTS: &[(&str, &str)] = &[#((#profile_names, TOOLS_LIST_BY_PROFILE[#indices])),*];
     };
 
-    // One match on the tool name: an always-on tool is called directly, another one
-    // through the first profile of the session (declared order) that is granted it.
-    let granted_arms = granted.iter().map(|(tool, calls)| {
-        let tests = calls.iter().map(|(bit, call)| quote!(if mask & #bit != 0 { #call }));
+    // The profiles of the session granted the tool (a constant per tool, and the session's
+    // bits); the first of them, in declared order, is the lowest bit.
+    let granted_arms = granted.iter().map(|(tool, bits)| quote!(#tool => #bits));
+    let profile_arms = profile_dispatch
+        .iter()
+        .map(|(index, f)| quote!(#index => #f(handler, tool, arguments)));
+    let session_dispatch = if granted.is_empty() {
         quote! {
-            #tool => #(#tests else)* {
-                ::core::result::Result::Err(::toolgate_schema::runtime::CallError::unknown_tool(tool))
+            let _ = session;
+            dispatch_always_on(handler, tool, arguments)
+        }
+    } else {
+        quote! {
+            let granted: u64 = match tool {
+                #(#granted_arms,)*
+                _ => 0,
+            } & session.mask();
+            match granted.trailing_zeros() {
+                #(#profile_arms,)*
+                _ => dispatch_always_on(handler, tool, arguments),
             }
         }
-    });
-    let mask = if granted.is_empty() {
-        quote!(let _ = session;)
-    } else {
-        quote!(let mask = session.mask();)
     };
     let mut argument_types = Vec::new();
     let mut json_schemas = Vec::new();
@@ -570,12 +581,7 @@ pub(crate) fn generate(
             H: Handler + ?Sized,
             A: ::toolgate_schema::runtime::RawArguments<'a>,
         {
-            #mask
-            match tool {
-                #(#always_arms,)*
-                #(#granted_arms,)*
-                _ => ::core::result::Result::Err(::toolgate_schema::runtime::CallError::unknown_tool(tool)),
-            }
+            #session_dispatch
         }
     }
 }

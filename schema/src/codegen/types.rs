@@ -6,7 +6,7 @@
 //! | schema | Rust |
 //! |---|---|
 //! | object with properties (or `additionalProperties: false`, or the root) | a struct; `#[serde(deny_unknown_fields)]` exactly when `additionalProperties` is `false`; an `additionalProperties` schema next to properties is a flattened `additional_properties` map |
-//! | object without properties | `BTreeMap<String, T>` for an `additionalProperties` schema, else `serde_json::Map` |
+//! | object without properties | `BTreeMap<Cow<'a, str>, T>` for an `additionalProperties` schema, else `serde_json::Map` |
 //! | string with `enum` | an enum whose variants keep their wire names (`#[serde(rename)]`) |
 //! | string, integer, number, boolean | `Cow<'a, str>`, `i64`, `f64`, `bool` |
 //! | array | `Vec<T>` (`Vec<serde_json::Value>` without `items`) |
@@ -170,6 +170,16 @@ impl TypeRef {
         let i = &self.ident;
         if self.borrows {
             quote!(#i<'_>)
+        } else {
+            quote!(#i)
+        }
+    }
+
+    /// The type with the lifetime `'a` when it has one.
+    pub(crate) fn with_a(&self) -> TokenStream {
+        let i = &self.ident;
+        if self.borrows {
+            quote!(#i<'a>)
         } else {
             quote!(#i)
         }
