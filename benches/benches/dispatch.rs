@@ -1,58 +1,48 @@
 //! Typed dispatch of the generated code against `serde_json::Value` parsing plus validation
-//! with the `jsonschema` crate, on the same mixed set of real calls (JSON text in, the
-//! handler reached or the call refused). Validators are compiled once, outside the loop.
+//! with the `jsonschema` crate, on the same mixed set of real calls (the handler reached or
+//! the call refused). Validators are compiled once, outside the loop.
+//!
+//! Two inputs: the arguments as JSON text, and the arguments already parsed into a
+//! `serde_json::Map`, which is what rmcp hands an MCP server.
 
 use std::collections::HashMap;
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use toolgate_benches::{CALLS, MaetraSink, Sink};
+use serde::de::IgnoredAny;
+use toolgate_benches::{CALLS, MaetraSink, Sink, served_schemas};
 use toolgate_generated::{maetra, tatara};
-
-/// The input schema each (catalog, tool) is served in the benchmarked sessions.
-fn served_schemas() -> HashMap<(&'static str, &'static str), serde_json::Value> {
-    let mut out = HashMap::new();
-    for (catalog, lists) in [
-        (
-            "tatara",
-            tatara::Profile::Implement.tools_list_json().to_string(),
-        ),
-        (
-            "maetra",
-            maetra::Session::resolve("task_guard,secure,govern")
-                .tools_list_json()
-                .into_owned(),
-        ),
-    ] {
-        let v: serde_json::Value = serde_json::from_str(&lists).unwrap();
-        for t in v["tools"].as_array().unwrap() {
-            let name = t["name"].as_str().unwrap().to_string();
-            let name: &'static str = Box::leak(name.into_boxed_str());
-            out.insert((catalog, name), t["inputSchema"].clone());
-        }
-    }
-    out
-}
 
 fn dispatch(c: &mut Criterion) {
     let maetra_session = maetra::Session::resolve("task_guard,secure,govern");
-    // Every call is valid for both paths.
-    let validators: HashMap<(&str, &str), jsonschema::Validator> = served_schemas()
+    let validators: HashMap<(&str, &str), jsonschema::Validator> = served_schemas(&maetra_session)
         .into_iter()
         .map(|(k, schema)| (k, jsonschema::validator_for(&schema).unwrap()))
         .collect();
-    for call in CALLS {
-        let v: serde_json::Value = serde_json::from_str(call.arguments).unwrap();
+    let parsed: Vec<serde_json::Value> = CALLS
+        .iter()
+        .map(|c| serde_json::from_str(c.arguments).unwrap())
+        .collect();
+    // Every call is valid for both paths, from both inputs.
+    for (call, value) in CALLS.iter().zip(&parsed) {
         assert!(
-            validators[&(call.catalog, call.tool)].is_valid(&v),
+            validators[&(call.catalog, call.tool)].is_valid(value),
             "{}",
             call.tool
         );
-        let typed = match call.catalog {
-            "tatara" => tatara::dispatch_implement(&Sink, call.tool, call.arguments),
-            _ => maetra::dispatch(&maetra_session, &MaetraSink, call.tool, call.arguments),
+        let object = value.as_object().unwrap();
+        let (text, map) = match call.catalog {
+            "tatara" => (
+                tatara::dispatch_implement(&Sink, call.tool, call.arguments),
+                tatara::dispatch_implement(&Sink, call.tool, object),
+            ),
+            _ => (
+                maetra::dispatch(&maetra_session, &MaetraSink, call.tool, call.arguments),
+                maetra::dispatch(&maetra_session, &MaetraSink, call.tool, object),
+            ),
         };
-        assert!(typed.is_ok(), "{}: {typed:?}", call.tool);
+        assert!(text.is_ok(), "{}: {text:?}", call.tool);
+        assert!(map.is_ok(), "{}: {map:?}", call.tool);
     }
 
     let mut group = c.benchmark_group("mixed calls");
@@ -96,22 +86,31 @@ fn dispatch(c: &mut Criterion) {
             }
         })
     });
+    // The floor of any serde_json parse of these texts: reading them, building nothing.
+    group.bench_function("serde_json skipping the text (IgnoredAny)", |b| {
+        b.iter(|| {
+            for call in CALLS {
+                let r = serde_json::from_str::<IgnoredAny>(black_box(call.arguments));
+                black_box(r.is_ok());
+            }
+        })
+    });
     group.finish();
 
-    // What an MCP server gets from rmcp: arguments already parsed into a JSON object.
-    let parsed: Vec<serde_json::Value> = CALLS
-        .iter()
-        .map(|c| serde_json::from_str(c.arguments).unwrap())
-        .collect();
+    // What an MCP server gets from rmcp: the arguments already parsed into a JSON object.
+    // jsonschema validates the same object, as a `Value`.
     let mut group = c.benchmark_group("mixed calls, arguments already parsed");
     group.throughput(Throughput::Elements(CALLS.len() as u64));
     group.bench_function("typed dispatch (generated)", |b| {
         b.iter(|| {
             for (call, value) in CALLS.iter().zip(&parsed) {
+                let Some(object) = value.as_object() else {
+                    continue;
+                };
                 let r = match call.catalog {
-                    "tatara" => tatara::dispatch_implement(&Sink, call.tool, black_box(value)),
+                    "tatara" => tatara::dispatch_implement(&Sink, call.tool, black_box(object)),
                     _ => {
-                        maetra::dispatch(&maetra_session, &MaetraSink, call.tool, black_box(value))
+                        maetra::dispatch(&maetra_session, &MaetraSink, call.tool, black_box(object))
                     }
                 };
                 black_box(r.is_ok());

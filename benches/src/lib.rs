@@ -1,6 +1,8 @@
 //! Shared inputs of the toolgate benchmarks: a mixed set of real tool calls of both bundled
-//! catalogs, as JSON text, and handlers that do nothing with what they receive.
+//! catalogs, as JSON text, the schemas they are served, and handlers that do nothing with
+//! what they receive.
 
+use std::collections::HashMap;
 use std::hint::black_box;
 
 use toolgate_generated::{maetra, tatara};
@@ -88,6 +90,31 @@ pub const CALLS: &[Call] = &[
         arguments: r#"{"mcp_access_token":"tok-5f2a","execution_id":"exec-77","attempt_number":1,"request":{"order":"1182","amount":120},"response":{"id":"re_123","status":"succeeded"},"status":"succeeded","started_at":"2026-01-04T10:00:00Z","completed_at":"2026-01-04T10:00:02Z"}"#,
     },
 ];
+
+/// The input schema each (catalog, tool) is served in the benchmarked sessions: tatara's
+/// `implement` profile, and `maetra_session` (all three capabilities in the benchmarks).
+pub fn served_schemas(
+    maetra_session: &maetra::Session,
+) -> HashMap<(&'static str, &'static str), serde_json::Value> {
+    let mut out = HashMap::new();
+    for (catalog, lists) in [
+        (
+            "tatara",
+            tatara::Profile::Implement.tools_list_json().to_string(),
+        ),
+        ("maetra", maetra_session.tools_list_json().into_owned()),
+    ] {
+        let v: serde_json::Value = serde_json::from_str(&lists).expect("tools/list parses");
+        for t in v["tools"].as_array().into_iter().flatten() {
+            let Some(name) = t["name"].as_str() else {
+                continue;
+            };
+            let name: &'static str = Box::leak(name.to_string().into_boxed_str());
+            out.insert((catalog, name), t["inputSchema"].clone());
+        }
+    }
+    out
+}
 
 /// A handler that does nothing with the typed arguments it receives.
 pub struct Sink;
