@@ -482,3 +482,55 @@ fn explain_prints_each_rule() {
         stderr(&o)
     );
 }
+
+/// Removes ANSI SGR sequences (`ESC [ ... m`).
+fn strip_ansi(s: &str) -> String {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d == 'm' {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[test]
+fn color_is_opt_in_outside_a_terminal_and_changes_nothing_but_escapes() {
+    let dir = scratch("lint-color");
+    write(&dir.join("s/SKILL.md"), DRIFT);
+    let lint = |extra: &[&str], no_color: Option<&str>| {
+        let mut cmd = toolgate();
+        cmd.args(["lint", "--catalog", "tatara"])
+            .args(extra)
+            .arg(dir.to_str().unwrap());
+        match no_color {
+            Some(v) => cmd.env("NO_COLOR", v),
+            None => cmd.env_remove("NO_COLOR"),
+        };
+        let o = cmd.output().expect("toolgate runs");
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        stdout(&o)
+    };
+    // Into a pipe, `auto` (the default) does not colour.
+    let plain = lint(&[], None);
+    assert!(!plain.contains('\u{1b}'), "{plain}");
+    assert!(plain.contains("invalid-value"), "{plain}");
+    assert_eq!(lint(&["--color", "never"], None), plain);
+    assert_eq!(lint(&["--color", "auto"], Some("1")), plain);
+    // `always` colours even into a pipe and even with NO_COLOR set; only escapes differ.
+    for no_color in [None, Some("1")] {
+        let colored = lint(&["--color", "always"], no_color);
+        assert!(colored.contains("\u{1b}["), "{colored}");
+        assert_eq!(strip_ansi(&colored), plain);
+    }
+    // Machine formats never colour.
+    let json = lint(&["--color", "always", "--format", "json"], None);
+    assert!(!json.contains('\u{1b}'), "{json}");
+}

@@ -32,10 +32,38 @@ enum FormatArg {
     Sarif,
 }
 
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Format {
-        match f {
-            FormatArg::Full => Format::Full,
+/// `--color` values.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ColorArg {
+    /// Colour when standard output is a terminal and `NO_COLOR` is unset or empty.
+    Auto,
+    /// Always colour (ANSI escapes), even into a pipe or a file.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+impl ColorArg {
+    /// Whether the snippets are coloured.
+    fn enabled(self) -> bool {
+        use std::io::IsTerminal;
+        match self {
+            ColorArg::Always => true,
+            ColorArg::Never => false,
+            ColorArg::Auto => {
+                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && std::io::stdout().is_terminal()
+            }
+        }
+    }
+}
+
+impl FormatArg {
+    fn format(self, color: ColorArg) -> Format {
+        match self {
+            FormatArg::Full => Format::Full {
+                color: color.enabled(),
+            },
             FormatArg::Concise => Format::Concise,
             FormatArg::Json => Format::Json,
             FormatArg::Github => Format::Github,
@@ -66,6 +94,9 @@ pub struct LintArgs {
     /// The output format.
     #[arg(long, value_enum, default_value = "full")]
     format: FormatArg,
+    /// Colour the `full` format's snippets.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    color: ColorArg,
     /// Report only findings not recorded in FILE; when FILE does not exist, record today's
     /// findings in it and pass.
     #[arg(long, value_name = "FILE")]
@@ -329,7 +360,7 @@ pub fn lint(args: &LintArgs) -> u8 {
         }
     }
 
-    let format: Format = args.format.into();
+    let format = args.format.format(args.color);
     let fix_mode = if args.fix {
         FixMode::Write
     } else if args.diff {
@@ -618,7 +649,10 @@ fn lint_one(
         (diff, Vec::new())
     } else {
         match format {
-            Format::Full => (render::full::render(&text, &lint.findings), Vec::new()),
+            Format::Full { color } => (
+                render::full::render(&text, &lint.findings, color),
+                Vec::new(),
+            ),
             Format::Concise => (render::concise::render(&lint.findings), Vec::new()),
             Format::Github => (render::github::render(&lint.findings), Vec::new()),
             Format::Json => (String::new(), Vec::new()),

@@ -6,13 +6,18 @@ use crate::finding::Finding;
 use crate::rules::Severity;
 use crate::text::LineIndex;
 
-/// Renders the findings of one file; `text` is the file's content.
-pub fn render(text: &str, findings: &[Finding]) -> String {
+/// Renders the findings of one file; `text` is the file's content. With `color`, the
+/// snippets carry ANSI colours (as rustc's do in a terminal).
+pub fn render(text: &str, findings: &[Finding], color: bool) -> String {
     if findings.is_empty() {
         return String::new();
     }
     let lines = LineIndex::new(text);
-    let renderer = Renderer::plain();
+    let renderer = if color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
     let mut out = String::new();
     for f in findings {
         let first = lines.line_of(f.span.start);
@@ -70,7 +75,7 @@ mod tests {
         let surface = Surface::from_catalog(&catalog);
         let linter = Linter::new(&surface, Settings::default());
         let lint = linter.lint_text("skills/demo/SKILL.md", text, None);
-        super::render(text, &lint.findings)
+        super::render(text, &lint.findings, false)
     }
 
     #[test]

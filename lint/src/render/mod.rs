@@ -14,8 +14,11 @@ pub mod sarif;
 /// An output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// rustc-style snippets with the span underlined.
-    Full,
+    /// rustc-style snippets with the span underlined, in colour or not.
+    Full {
+        /// ANSI colours (annotate-snippets' styled renderer).
+        color: bool,
+    },
     /// `path:line:col: rule: message`.
     Concise,
     /// A JSON array of findings.
@@ -29,7 +32,7 @@ pub enum Format {
 impl Format {
     /// Whether the format is for people (and so ends with a summary line).
     pub fn is_human(self) -> bool {
-        matches!(self, Format::Full | Format::Concise)
+        matches!(self, Format::Full { .. } | Format::Concise)
     }
 }
 
