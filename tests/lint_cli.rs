@@ -534,3 +534,54 @@ fn color_is_opt_in_outside_a_terminal_and_changes_nothing_but_escapes() {
     let json = lint(&["--color", "always", "--format", "json"], None);
     assert!(!json.contains('\u{1b}'), "{json}");
 }
+
+#[test]
+fn each_path_is_walked_with_its_own_configuration_globs() {
+    let dir = scratch("lint-per-root-globs");
+    // Repository a lints its guides; repository b keeps the default globs (SKILL.md).
+    write(
+        &dir.join("a/toolgate.toml"),
+        "catalog = \"tatara\"\ninclude = [\"guides/*.md\"]\n",
+    );
+    write(&dir.join("a/guides/x.md"), DRIFT);
+    write(&dir.join("a/s/SKILL.md"), DRIFT);
+    write(&dir.join("b/toolgate.toml"), "catalog = \"tatara\"\n");
+    write(&dir.join("b/guides/x.md"), DRIFT);
+    write(&dir.join("b/s/SKILL.md"), DRIFT);
+    let lint = |paths: &[&str], extra: &[&str]| {
+        let mut cmd = toolgate();
+        cmd.current_dir(&dir)
+            .args(["lint", "--format", "concise"])
+            .args(extra)
+            .args(paths);
+        let o = cmd.output().expect("toolgate runs");
+        let files: Vec<String> = stdout(&o)
+            .lines()
+            .filter(|l| l.contains(": invalid-value:"))
+            .map(|l| l.split(':').next().unwrap_or_default().to_string())
+            .collect();
+        (o.status.code(), files)
+    };
+    assert_eq!(
+        lint(&["a", "b"], &[]),
+        (
+            Some(1),
+            vec!["a/guides/x.md".to_string(), "b/s/SKILL.md".to_string()]
+        )
+    );
+    assert_eq!(
+        lint(&["b", "a"], &[]),
+        (
+            Some(1),
+            vec!["a/guides/x.md".to_string(), "b/s/SKILL.md".to_string()]
+        )
+    );
+    // --config names one configuration for every path, globs included.
+    assert_eq!(
+        lint(&["a", "b"], &["--config", "b/toolgate.toml"]),
+        (
+            Some(1),
+            vec!["a/s/SKILL.md".to_string(), "b/s/SKILL.md".to_string()]
+        )
+    );
+}

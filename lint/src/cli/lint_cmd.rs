@@ -88,7 +88,8 @@ pub struct LintArgs {
     /// checks, and the run says which were skipped).
     #[arg(long, value_name = "FILE")]
     manifest: Option<PathBuf>,
-    /// The configuration file (default: toolgate.toml, looked for upward from the first PATH).
+    /// The configuration file for every PATH (default: the toolgate.toml nearest to each file,
+    /// looked for upward).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// The output format.
@@ -227,7 +228,12 @@ pub fn lint(args: &LintArgs) -> u8 {
         },
         None => Config::defaults(PathBuf::from(".")),
     };
-    let (files, walk_errors) = walk::collect(&paths, &config);
+    // Which files: each PATH is walked with the include/exclude globs of its own
+    // toolgate.toml (found upward from it), unless --config names one for all.
+    let (files, walk_errors) = match &args.config {
+        Some(_) => walk::collect(&paths, &config),
+        None => collect_per_root(&paths, &config, config_path.as_deref()),
+    };
 
     // Each file is linted with the toolgate.toml nearest to it (as ruff does), unless
     // --config names one: a repository may hold skills for several surfaces.
@@ -506,6 +512,46 @@ pub fn lint(args: &LintArgs) -> u8 {
     } else {
         EXIT_OK
     }
+}
+
+/// Walks each root with the globs of the toolgate.toml found upward from it; `first` is the
+/// configuration of the first root, already loaded. A configuration that does not load here
+/// walks with `first`'s globs: its error is reported when its files are linted.
+fn collect_per_root(
+    paths: &[PathBuf],
+    first: &Config,
+    first_path: Option<&Path>,
+) -> (Vec<PathBuf>, Vec<walk::WalkError>) {
+    let canon = |p: Option<&Path>| p.and_then(|p| std::path::absolute(p).ok());
+    let first_key = canon(first_path);
+    let mut groups: Vec<(Option<PathBuf>, Vec<PathBuf>)> = Vec::new();
+    for root in paths {
+        let key = canon(config::find(root).as_deref());
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, roots)) => roots.push(root.clone()),
+            None => groups.push((key, vec![root.clone()])),
+        }
+    }
+    if groups.len() == 1 {
+        return walk::collect(paths, first);
+    }
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for (key, roots) in groups {
+        let loaded = match &key {
+            Some(p) if key != first_key => Config::load(p).ok(),
+            Some(_) => None,
+            None => Some(Config::defaults(PathBuf::from("."))),
+        };
+        let (f, e) = walk::collect(&roots, loaded.as_ref().unwrap_or(first));
+        files.extend(f);
+        errors.extend(e);
+    }
+    files.sort();
+    files.dedup();
+    errors.sort_by(|a, b| a.path.cmp(&b.path).then(a.message.cmp(&b.message)));
+    errors.dedup();
+    (files, errors)
 }
 
 fn lint_batch(
