@@ -57,16 +57,48 @@ fn unknown_profile_fails_closed_with_a_warning() {
     assert_eq!(tool_names(&stdout(&o)).len(), 6);
     let err = stderr(&o);
     assert!(
-        err.starts_with(
+        err.starts_with("warning: unknown profile \"clarify\" (--profile); failing closed"),
+        "{err}"
+    );
+    // The warning names where the value came from: the flag, or the variable.
+    let o = toolgate()
+        .args(["tools-list", "--catalog", "tatara"])
+        .env("TATARA_TOOL_PROFILE", "clarify")
+        .output()
+        .unwrap();
+    assert_eq!(tool_names(&stdout(&o)).len(), 6);
+    assert!(
+        stderr(&o).starts_with(
             "warning: unknown profile \"clarify\" (TATARA_TOOL_PROFILE); failing closed"
         ),
-        "{err}"
+        "{}",
+        stderr(&o)
     );
 
     let o = run(&["tools-list", "--catalog", "maetra"]);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(tool_names(&stdout(&o)), ["get_mcp_access"]);
     assert!(stderr(&o).contains("MAETRA_CAPABILITIES is empty or unset"));
+    for catalog in ["maetra", "schema/maetra"] {
+        let o = run(&["tools-list", "--catalog", catalog, "--profile", ""]);
+        assert_eq!(tool_names(&stdout(&o)), ["get_mcp_access"]);
+        assert!(
+            stderr(&o)
+                .starts_with("warning: no profile given (--profile is empty); failing closed"),
+            "{catalog}: {}",
+            stderr(&o)
+        );
+    }
+    let o = toolgate()
+        .args(["tools-list", "--catalog", "schema/tatara"])
+        .env("TATARA_TOOL_PROFILE", "clarify")
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&o).starts_with("warning: unknown profile \"clarify\" (TATARA_TOOL_PROFILE)"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -30,7 +30,12 @@ fn tools_of(list_text: &str) -> Value {
 
 /// The tools a bundled catalog serves for a selector value, from its compiled-in constants.
 fn constant_tools(catalog: &str, requested: &str) -> Value {
-    let (text, _) = toolgate_generated::tools_list(catalog, requested).expect("bundled");
+    let (text, _) = toolgate_generated::tools_list(
+        catalog,
+        requested,
+        toolgate_schema::runtime::Source::Given("--profile"),
+    )
+    .expect("bundled");
     tools_of(&text)
 }
 
@@ -271,7 +276,15 @@ fn bundled_session(catalog: &str, requested: &str, by_env: bool, mode: &'static 
             mode,
         )
     };
-    let resolved = s.resolve(requested);
+    // The warning names where the value came from: the variable or `--profile`.
+    let resolved = if by_env {
+        s.resolve(requested)
+    } else {
+        s.resolve_from(
+            requested,
+            toolgate_schema::runtime::Source::Given("--profile"),
+        )
+    };
     session.warning = resolved.warning.clone();
     let tools = constant_tools(catalog, requested);
     session.list(served_names(&s, requested), tools.clone());

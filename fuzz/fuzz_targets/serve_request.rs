@@ -20,6 +20,7 @@ use rmcp::model::{
     ServerJsonRpcMessage, ServerResult,
 };
 use toolgate_schema::Surface;
+use toolgate_schema::runtime::Source;
 use toolgate_serve::echo;
 
 fn surfaces() -> &'static [Surface; 2] {
@@ -75,10 +76,12 @@ fuzz_target!(|data: &[u8]| {
     let JsonRpcMessage::Request(request) = message else {
         return;
     };
-    let bundled = echo::bundled(name, selector)
+    // The value as `--profile` gives it: both sessions must word a warning alike.
+    let source = Source::Given("--profile");
+    let bundled = echo::bundled(name, selector, source)
         .expect("a bundled catalog")
         .expect("its tools/list reads");
-    let folder = echo::folder(surface, selector).expect("its tools/list reads");
+    let folder = echo::folder(surface, selector, source).expect("its tools/list reads");
     assert_eq!(bundled.profiles, folder.profiles);
     assert_eq!(bundled.warning, folder.warning);
     let tools =

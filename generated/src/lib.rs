@@ -64,11 +64,12 @@ pub fn manifest(name: &str, tatara_format: bool) -> Option<&'static str> {
     }
 }
 
-/// The `tools/list` a bundled catalog serves for a selector value, resolved fail closed,
-/// with the warning to print when it failed closed (`None` for an unknown name).
+/// The `tools/list` a bundled catalog serves for a selector value from `source`, resolved
+/// fail closed, with the warning to print when it failed closed (`None` for an unknown name).
 pub fn tools_list(
     name: &str,
     requested: &str,
+    source: toolgate_schema::runtime::Source<'_>,
 ) -> Option<(std::borrow::Cow<'static, str>, Option<String>)> {
     fn of<P: toolgate_schema::runtime::CatalogProfile>(
         session: toolgate_schema::runtime::Session<P>,
@@ -79,8 +80,8 @@ pub fn tools_list(
         )
     }
     match name {
-        "tatara" => Some(of(tatara::Session::resolve(requested))),
-        "maetra" => Some(of(maetra::Session::resolve(requested))),
+        "tatara" => Some(of(tatara::Session::resolve_from(requested, source))),
+        "maetra" => Some(of(maetra::Session::resolve_from(requested, source))),
         _ => None,
     }
 }

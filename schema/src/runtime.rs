@@ -641,11 +641,16 @@ pub mod de {
     }
 }
 
-/// Fail-closed resolution of a selector value (`--profile`, or the selector's environment
-/// variable) against the known profiles: the indices of the profiles the session sees, in
-/// declared order, or the warning to print when it fails closed (empty, unknown, or for a
-/// combining selector a list naming any unknown profile). [`crate::Surface::resolve`] and
-/// the generated [`Session`]s both use it, so they agree word for word.
+/// Where a selector value came from, as a fail-closed warning names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source<'s> {
+    /// The selector's environment variable (`TATARA_TOOL_PROFILE`): unset counts as empty.
+    Env(&'s str),
+    /// Given some other way, named as the user gave it (`--profile`).
+    Given(&'s str),
+}
+
+/// [`resolve_profiles_from`] for a value read from the environment variable `var`.
 pub fn resolve_profiles(
     known: &[&str],
     combine: bool,
@@ -653,6 +658,25 @@ pub fn resolve_profiles(
     always_on: usize,
     requested: &str,
 ) -> Result<Vec<usize>, String> {
+    resolve_profiles_from(known, combine, Source::Env(var), always_on, requested)
+}
+
+/// Fail-closed resolution of a selector value (`--profile`, or the selector's environment
+/// variable) against the known profiles: the indices of the profiles the session sees, in
+/// declared order, or the warning to print when it fails closed (empty, unknown, or for a
+/// combining selector a list naming any unknown profile), which names `source`.
+/// [`crate::Surface::resolve`] and the generated [`Session`]s both use it, so they agree
+/// word for word.
+pub fn resolve_profiles_from(
+    known: &[&str],
+    combine: bool,
+    source: Source<'_>,
+    always_on: usize,
+    requested: &str,
+) -> Result<Vec<usize>, String> {
+    let var = match source {
+        Source::Env(v) | Source::Given(v) => v,
+    };
     let wanted: Vec<&str> = if combine {
         requested
             .split(',')
@@ -672,7 +696,10 @@ pub fn resolve_profiles(
         )
     };
     if wanted.is_empty() {
-        return Err(fail(format!("no profile given ({var} is empty or unset)")));
+        return Err(fail(match source {
+            Source::Env(_) => format!("no profile given ({var} is empty or unset)"),
+            Source::Given(_) => format!("no profile given ({var} is empty)"),
+        }));
     }
     let unknown: Vec<&str> = wanted
         .iter()
@@ -739,16 +766,16 @@ fn mask_of<P: CatalogProfile>(profiles: &[P]) -> u64 {
 }
 
 impl<P: CatalogProfile> Session<P> {
-    /// Resolves a selector value, failing closed (see [`resolve_profiles`]).
+    /// Resolves a selector value, failing closed (see [`resolve_profiles`]); a warning
+    /// names the selector's environment variable as the value's source.
     pub fn resolve(requested: &str) -> Session<P> {
+        Session::resolve_from(requested, Source::Env(P::SELECTOR_ENV))
+    }
+
+    /// [`Session::resolve`] for a value from `source` (a warning names it: `--profile`).
+    pub fn resolve_from(requested: &str, source: Source<'_>) -> Session<P> {
         let known: Vec<&str> = P::ALL.iter().map(|p| p.name()).collect();
-        match resolve_profiles(
-            &known,
-            P::COMBINE,
-            P::SELECTOR_ENV,
-            P::ALWAYS_ON.len(),
-            requested,
-        ) {
+        match resolve_profiles_from(&known, P::COMBINE, source, P::ALWAYS_ON.len(), requested) {
             Ok(indices) => {
                 let profiles: Vec<P> = indices
                     .into_iter()
@@ -861,6 +888,14 @@ mod tests {
         assert_eq!(
             resolve_profiles(&known, false, "V", 2, "a,b"),
             Err("unknown profile \"a,b\" (V); failing closed: serving only the 2 always-on tools (known profiles: a, b, c)".to_string())
+        );
+        assert_eq!(
+            resolve_profiles_from(&known, true, Source::Given("--profile"), 1, ""),
+            Err("no profile given (--profile is empty); failing closed: serving only the 1 always-on tool (known profiles: a, b, c)".to_string())
+        );
+        assert_eq!(
+            resolve_profiles_from(&known, false, Source::Given("--profile"), 1, "z"),
+            Err("unknown profile \"z\" (--profile); failing closed: serving only the 1 always-on tool (known profiles: a, b, c)".to_string())
         );
     }
 

@@ -145,17 +145,22 @@ impl Surface {
     /// Resolves a selector value (`--profile`, or the selector's environment variable),
     /// failing closed: empty, unknown, or (for a combining selector) a list naming any
     /// unknown profile gives the always-on tools only, with a warning.
+    /// A warning names the selector's environment variable as the value's source.
     pub fn resolve(&self, requested: &str) -> Session {
+        match &self.selector {
+            Some(s) => self.resolve_from(requested, crate::runtime::Source::Env(&s.env)),
+            None => self.resolve_from(requested, crate::runtime::Source::Given("the profile")),
+        }
+    }
+
+    /// [`Surface::resolve`] for a value from `source` (a warning names it: `--profile`).
+    pub fn resolve_from(&self, requested: &str, source: crate::runtime::Source<'_>) -> Session {
         let combine = self.selector.as_ref().is_some_and(|s| s.combine);
-        let var = self
-            .selector
-            .as_ref()
-            .map_or_else(|| "the profile".to_string(), |s| s.env.clone());
         let known: Vec<&str> = self.profiles.iter().map(|p| p.name.as_str()).collect();
-        match crate::runtime::resolve_profiles(
+        match crate::runtime::resolve_profiles_from(
             &known,
             combine,
-            &var,
+            source,
             self.fail_closed.len(),
             requested,
         ) {

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use toolgate_generated::{maetra, tatara};
 use toolgate_schema::json::to_pretty;
 use toolgate_schema::model::Schema;
-use toolgate_schema::runtime::{CallError, check_arguments, echo};
+use toolgate_schema::runtime::{CallError, Source, check_arguments, echo};
 use toolgate_schema::{Session, Surface};
 
 use crate::{Backend, JsonObject, Reply, ServeError, ToolServer};
@@ -141,18 +141,23 @@ fn session_of<P: toolgate_schema::runtime::CatalogProfile>(
 }
 
 /// The echo session of a bundled catalog for a selector value (`--profile`, or the
-/// selector's environment variable), resolved fail closed; `None` when `catalog` is not
-/// bundled. `tools/list` is the compiled-in constant of the session.
-pub fn bundled(catalog: &str, requested: &str) -> Option<Result<EchoSession, ServeError>> {
+/// selector's environment variable: `source`, which a fail-closed warning names), resolved
+/// fail closed; `None` when `catalog` is not bundled. `tools/list` is the compiled-in
+/// constant of the session.
+pub fn bundled(
+    catalog: &str,
+    requested: &str,
+    source: Source<'_>,
+) -> Option<Result<EchoSession, ServeError>> {
     match catalog {
         "tatara" => {
-            let session = tatara::Session::resolve(requested);
+            let session = tatara::Session::resolve_from(requested, source);
             Some(session_of(catalog, &session, || {
                 EchoBackend::Tatara(session.clone())
             }))
         }
         "maetra" => {
-            let session = maetra::Session::resolve(requested);
+            let session = maetra::Session::resolve_from(requested, source);
             Some(session_of(catalog, &session, || {
                 EchoBackend::Maetra(session.clone())
             }))
@@ -161,10 +166,14 @@ pub fn bundled(catalog: &str, requested: &str) -> Option<Result<EchoSession, Ser
     }
 }
 
-/// The echo session of a catalog folder's surface for a selector value, resolved fail
-/// closed. `tools/list` is what `toolgate tools-list` prints for the folder.
-pub fn folder(surface: &Surface, requested: &str) -> Result<EchoSession, ServeError> {
-    let session = surface.resolve(requested);
+/// The echo session of a catalog folder's surface for a selector value from `source`,
+/// resolved fail closed. `tools/list` is what `toolgate tools-list` prints for the folder.
+pub fn folder(
+    surface: &Surface,
+    requested: &str,
+    source: Source<'_>,
+) -> Result<EchoSession, ServeError> {
+    let session = surface.resolve_from(requested, source);
     let list = to_pretty(&surface.tools_list_json(&session));
     let server = ToolServer::new(
         &list,

@@ -13,6 +13,13 @@ fn catalog_dir(name: &str) -> std::path::PathBuf {
         .join(name)
 }
 
+/// The source of a selector value read from the catalog's environment variable.
+fn env(catalog: &str) -> toolgate_schema::runtime::Source<'static> {
+    toolgate_schema::runtime::Source::Env(
+        toolgate_generated::selector_env(catalog).unwrap_or("NO_SUCH_CATALOG"),
+    )
+}
+
 fn surface(name: &str) -> toolgate_schema::Surface {
     let catalog = toolgate_schema::load_dir(&catalog_dir(name)).expect("bundled catalog loads");
     toolgate_schema::Surface::from_catalog(&catalog)
@@ -46,7 +53,9 @@ fn constant_tools(text: &str) -> Value {
 #[test]
 fn served_tools_are_the_constants_tools() {
     for (profile, list) in tatara::TOOLS_LISTS {
-        let session = echo::bundled("tatara", profile).unwrap().unwrap();
+        let session = echo::bundled("tatara", profile, env("tatara"))
+            .unwrap()
+            .unwrap();
         assert!(session.warning.is_none());
         assert_eq!(
             served_tools(&session.server),
@@ -54,7 +63,7 @@ fn served_tools_are_the_constants_tools() {
             "{profile}"
         );
     }
-    let closed = echo::bundled("tatara", "").unwrap().unwrap();
+    let closed = echo::bundled("tatara", "", env("tatara")).unwrap().unwrap();
     assert!(closed.warning.is_some());
     assert_eq!(
         served_tools(&closed.server),
@@ -63,7 +72,7 @@ fn served_tools_are_the_constants_tools() {
     // And the folder path serves the same tools as the constants (one writer).
     let s = surface("tatara");
     for (profile, list) in tatara::TOOLS_LISTS {
-        let folder = echo::folder(&s, profile).unwrap();
+        let folder = echo::folder(&s, profile, env("tatara")).unwrap();
         assert_eq!(
             served_tools(&folder.server),
             constant_tools(list),
@@ -77,8 +86,10 @@ fn served_tools_are_the_constants_tools() {
         "govern,task_guard,secure",
         "nope",
     ] {
-        let bundled = echo::bundled("maetra", requested).unwrap().unwrap();
-        let folder = echo::folder(&s, requested).unwrap();
+        let bundled = echo::bundled("maetra", requested, env("maetra"))
+            .unwrap()
+            .unwrap();
+        let folder = echo::folder(&s, requested, env("maetra")).unwrap();
         assert_eq!(served_tools(&bundled.server), served_tools(&folder.server));
         assert_eq!(bundled.warning, folder.warning, "{requested}");
     }
@@ -88,7 +99,9 @@ fn served_tools_are_the_constants_tools() {
 fn tool_order_and_names_follow_the_surface() {
     let s = surface("tatara");
     for p in &s.profiles {
-        let session = echo::bundled("tatara", &p.name).unwrap().unwrap();
+        let session = echo::bundled("tatara", &p.name, env("tatara"))
+            .unwrap()
+            .unwrap();
         let names: Vec<String> = session
             .server
             .tools()
@@ -106,8 +119,10 @@ fn tool_order_and_names_follow_the_surface() {
 
 fn both(catalog: &str, requested: &str) -> [EchoSession; 2] {
     [
-        echo::bundled(catalog, requested).unwrap().unwrap(),
-        echo::folder(&surface(catalog), requested).unwrap(),
+        echo::bundled(catalog, requested, env(catalog))
+            .unwrap()
+            .unwrap(),
+        echo::folder(&surface(catalog), requested, env(catalog)).unwrap(),
     ]
 }
 
@@ -289,5 +304,5 @@ fn a_bad_tools_list_is_an_error_not_a_panic() {
         ToolServer::new(r#"{"tools": [{"name": 3}]}"#, backend),
         Err(ServeError::ToolsList(_))
     ));
-    assert!(echo::bundled("nope", "x").is_none());
+    assert!(echo::bundled("nope", "x", env("nope")).is_none());
 }

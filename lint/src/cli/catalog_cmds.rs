@@ -2,6 +2,7 @@
 
 use clap::{Args, ValueEnum};
 use toolgate_schema::json::to_pretty;
+use toolgate_schema::runtime::Source;
 use toolgate_schema::{Errors, Surface};
 
 use super::{CatalogArg, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, print_stdout};
@@ -16,7 +17,8 @@ pub struct ToolsListArgs {
     #[arg(long, value_name = "NAME|DIR")]
     catalog: String,
     /// The profile served; several separated by commas when the catalog's selector combines
-    /// them. Default: the selector's environment variable (TATARA_TOOL_PROFILE for tatara).
+    /// them. Default: the selector's environment variable (TATARA_TOOL_PROFILE for tatara,
+    /// MAETRA_CAPABILITIES for maetra).
     #[arg(long, value_name = "PROFILE[,PROFILE...]")]
     profile: Option<String>,
 }
@@ -79,11 +81,11 @@ pub fn tools_list(args: &ToolsListArgs) -> u8 {
     if let CatalogArg::Bundled(name) = CatalogArg::parse(&args.catalog)
         && let Some(env) = toolgate_generated::selector_env(&name)
     {
-        let requested = match &args.profile {
-            Some(p) => p.clone(),
-            None => std::env::var(env).unwrap_or_default(),
+        let (requested, source) = match &args.profile {
+            Some(p) => (p.clone(), Source::Given("--profile")),
+            None => (std::env::var(env).unwrap_or_default(), Source::Env(env)),
         };
-        if let Some((text, warning)) = toolgate_generated::tools_list(&name, &requested) {
+        if let Some((text, warning)) = toolgate_generated::tools_list(&name, &requested, source) {
             if let Some(w) = warning {
                 eprintln!("warning: {w}");
             }
@@ -94,15 +96,8 @@ pub fn tools_list(args: &ToolsListArgs) -> u8 {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let requested = match &args.profile {
-        Some(p) => p.clone(),
-        None => surface
-            .selector
-            .as_ref()
-            .and_then(|s| std::env::var(&s.env).ok())
-            .unwrap_or_default(),
-    };
-    let session = surface.resolve(&requested);
+    let (requested, env) = super::selector_value(&surface, args.profile.as_deref());
+    let session = surface.resolve_from(&requested, super::selector_source(env.as_deref()));
     if let Some(w) = &session.warning {
         eprintln!("warning: {w}");
     }

@@ -8,6 +8,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use toolgate_schema::Surface;
+use toolgate_schema::runtime::Source;
 
 mod catalog_cmds;
 mod diff_cmd;
@@ -96,4 +98,22 @@ pub(crate) fn print_stdout(text: &str) -> u8 {
             EXIT_ERROR
         }
     }
+}
+
+/// The selector value of a catalog folder's session: `--profile` when given, else the
+/// selector's environment variable (unset counts as empty), with that variable's name.
+fn selector_value(surface: &Surface, flag: Option<&str>) -> (String, Option<String>) {
+    match (flag, &surface.selector) {
+        (Some(p), _) => (p.to_string(), None),
+        (None, Some(s)) => (
+            std::env::var(&s.env).unwrap_or_default(),
+            Some(s.env.clone()),
+        ),
+        (None, None) => (String::new(), None),
+    }
+}
+
+/// Where a selector value came from: the variable [`selector_value`] read, or `--profile`.
+fn selector_source(env: Option<&str>) -> Source<'_> {
+    env.map_or(Source::Given("--profile"), Source::Env)
 }

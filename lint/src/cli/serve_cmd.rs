@@ -2,6 +2,7 @@
 
 use clap::Args;
 use toolgate_schema::Surface;
+use toolgate_schema::runtime::Source;
 
 use super::{CatalogArg, EXIT_ERROR, EXIT_OK};
 
@@ -9,7 +10,7 @@ use super::{CatalogArg, EXIT_ERROR, EXIT_OK};
 #[derive(Args, Debug)]
 #[command(
     long_about = "Serve a profile's tools as an MCP server on standard input and output.\n\nThe backend is an echo, a contract test double: every call is validated as a server generated from the catalog validates it (through the generated types for a bundled catalog, with the run-time validator for a catalog folder) and answered with the arguments it parsed, as structured content. Nothing is executed.\n\nA tool the profile is not granted is answered exactly like an unknown tool (JSON-RPC error -32602); arguments that fail the schema are a tool result with isError and a message naming the field.",
-    after_help = "Examples:\n  toolgate serve --catalog tatara --profile refine\n  MAETRA_CAPABILITIES=task_guard,govern toolgate serve --catalog maetra\n  toolgate serve --catalog path/to/catalog --profile implement\n\nAn unknown or empty profile fails closed: the always-on tools only, and a warning on stderr. Standard output carries MCP messages only; the server stops when its input closes."
+    after_help = "Examples:\n  toolgate serve --catalog tatara --profile refine\n  MAETRA_CAPABILITIES=task_guard,govern toolgate serve --catalog maetra\n  toolgate serve --catalog path/to/catalog --profile implement\n\nAn unknown or empty profile fails closed: the always-on tools only, and a warning on stderr. Standard output carries MCP messages only; the server stops when its input closes (exit 0 after a session, exit 2 if it closes before the client initialized one)."
 )]
 pub struct ServeArgs {
     /// A bundled catalog (tatara, maetra) or a catalog folder.
@@ -27,11 +28,11 @@ pub fn serve(args: &ServeArgs) -> u8 {
     let prepared = match CatalogArg::parse(&args.catalog) {
         CatalogArg::Bundled(name) => {
             let env = toolgate_generated::selector_env(&name).unwrap_or_default();
-            let requested = match &args.profile {
-                Some(p) => p.clone(),
-                None => std::env::var(env).unwrap_or_default(),
+            let (requested, source) = match &args.profile {
+                Some(p) => (p.clone(), Source::Given("--profile")),
+                None => (std::env::var(env).unwrap_or_default(), Source::Env(env)),
             };
-            toolgate_serve::echo::bundled(&name, &requested)
+            toolgate_serve::echo::bundled(&name, &requested, source)
         }
         CatalogArg::Dir(_) => None,
     };
@@ -50,15 +51,12 @@ pub fn serve(args: &ServeArgs) -> u8 {
                 }
             };
             let surface = Surface::from_catalog(&catalog);
-            let requested = match &args.profile {
-                Some(p) => p.clone(),
-                None => surface
-                    .selector
-                    .as_ref()
-                    .and_then(|s| std::env::var(&s.env).ok())
-                    .unwrap_or_default(),
-            };
-            toolgate_serve::echo::folder(&surface, &requested)
+            let (requested, env) = super::selector_value(&surface, args.profile.as_deref());
+            toolgate_serve::echo::folder(
+                &surface,
+                &requested,
+                super::selector_source(env.as_deref()),
+            )
         }
     };
     let session = match prepared {
