@@ -75,7 +75,7 @@ fn a_declared_value_rename_is_diffed_and_fixed() {
         "{patch}"
     );
     assert!(
-        stderr(&o).contains("would fix 3 findings in 1 file; 0 would remain"),
+        stderr(&o).contains("would apply 3 renames in 1 file; 0 findings would remain"),
         "{}",
         stderr(&o)
     );
@@ -85,7 +85,7 @@ fn a_declared_value_rename_is_diffed_and_fixed() {
     let o = run(&["lint", "--catalog", catalog, skills, "--fix"]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     assert!(
-        stdout(&o).contains("fixed 3 findings in 1 file"),
+        stdout(&o).contains("applied 3 renames in 1 file"),
         "{}",
         stdout(&o)
     );
@@ -137,7 +137,7 @@ fn a_renamed_tool_then_its_renamed_field_and_value() {
     let o = run(&["lint", d, "--diff"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("would fix 5 findings in 1 file; 0 would remain"),
+        stderr(&o).contains("would apply 5 renames in 1 file; 0 findings would remain"),
         "{}",
         stderr(&o)
     );

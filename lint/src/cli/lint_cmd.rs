@@ -99,7 +99,7 @@ pub struct LintArgs {
     #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
     color: ColorArg,
     /// Report only findings not recorded in FILE; when FILE does not exist, record today's
-    /// findings in it and pass.
+    /// findings in it and pass (exit 2 still when a file could not be checked).
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
     /// Rewrite the baseline FILE with today's findings.
@@ -314,12 +314,11 @@ pub fn lint(args: &LintArgs) -> u8 {
             }
             Err(code) if configs.len() == 1 || flag => return code,
             Err(_) => {
-                broken[k] = Some(format!(
-                    "{}: no usable surface (see above)",
-                    config_files[k]
-                        .as_ref()
-                        .map_or_else(|| "toolgate.toml".to_string(), |p| p.display().to_string())
-                ));
+                broken[k] = Some(match &config_files[k] {
+                    Some(p) => format!("{}: no usable surface (see above)", p.display()),
+                    None => "files with no toolgate.toml above them have no surface (see above)"
+                        .to_string(),
+                });
                 surfaces.push(None);
             }
         }
@@ -482,18 +481,21 @@ pub fn lint(args: &LintArgs) -> u8 {
     if fix_mode == FixMode::Diff {
         // The diff is the output; the summary goes to stderr so a patch can be piped.
         messages.push(format!(
-            "would fix {} in {}; {} would remain",
+            "would apply {} in {}; {} would remain",
             if totals.fixed == 1 {
-                "1 finding".to_string()
+                "1 rename".to_string()
             } else {
-                format!("{} findings", totals.fixed)
+                format!("{} renames", totals.fixed)
             },
             if totals.files_fixed == 1 {
                 "1 file".to_string()
             } else {
                 format!("{} files", totals.files_fixed)
             },
-            totals.errors + totals.warnings
+            match totals.errors + totals.warnings {
+                1 => "1 finding".to_string(),
+                n => format!("{n} findings"),
+            }
         ));
     } else if format.is_human() {
         out.write(&format!("{}\n", render::summary(&totals)));
@@ -595,7 +597,7 @@ fn lint_batch(
                         None => Done {
                             path: walk::display(path),
                             error: Some(
-                                "not checked: its toolgate.toml or surface is unusable".to_string(),
+                                "not checked: no usable surface for it (see above)".to_string(),
                             ),
                             ..Done::default()
                         },

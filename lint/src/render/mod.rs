@@ -91,8 +91,8 @@ pub fn summary(t: &Totals) -> String {
     };
     if t.fixed > 0 {
         s.push_str(&format!(
-            "; fixed {} in {}",
-            plural(t.fixed, "finding", "findings"),
+            "; applied {} in {}",
+            plural(t.fixed, "rename", "renames"),
             plural(t.files_fixed, "file", "files")
         ));
     }
