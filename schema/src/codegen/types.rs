@@ -167,29 +167,23 @@ pub(crate) struct TypeRef {
 impl TypeRef {
     /// The type with an elided lifetime (`Args<'_>`) when it has one.
     pub(crate) fn elided(&self) -> TokenStream {
-        let i = &self.ident;
-        if self.borrows {
-            quote!(#i<'_>)
-        } else {
-            quote!(#i)
-        }
+        self.with_lifetime(quote!('_))
     }
 
     /// The type with the lifetime `'a` when it has one.
     pub(crate) fn with_a(&self) -> TokenStream {
-        let i = &self.ident;
-        if self.borrows {
-            quote!(#i<'a>)
-        } else {
-            quote!(#i)
-        }
+        self.with_lifetime(quote!('a))
     }
 
     /// The type with `'static` when it has a lifetime.
     pub(crate) fn owned(&self) -> TokenStream {
+        self.with_lifetime(quote!('static))
+    }
+
+    fn with_lifetime(&self, lifetime: TokenStream) -> TokenStream {
         let i = &self.ident;
         if self.borrows {
-            quote!(#i<'static>)
+            quote!(#i<#lifetime>)
         } else {
             quote!(#i)
         }
