@@ -45,6 +45,17 @@ impl Number {
         }
     }
 
+    /// The value as `i64` when it is an integer that `i64` holds (a float only below 9e15,
+    /// where every integer is exact): what a generated integer field takes.
+    pub fn as_i64_exact(self) -> Option<i64> {
+        match self {
+            Number::UInt(u) => i64::try_from(u).ok(),
+            Number::Int(i) => Some(i),
+            Number::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Some(f as i64),
+            Number::Float(_) => None,
+        }
+    }
+
     /// Whether the number has no fractional part.
     pub fn is_integer(self) -> bool {
         match self {

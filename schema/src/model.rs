@@ -117,6 +117,52 @@ impl ObjectRules {
     pub fn denies_unknown(&self) -> bool {
         matches!(self.additional, Additional::Forbidden)
     }
+
+    /// Whether the object is free JSON: no properties, other properties allowed, none
+    /// described by a schema (the generated type is a `serde_json::Map`, not a struct).
+    pub fn is_free(&self) -> bool {
+        self.properties.is_empty()
+            && matches!(self.additional, Additional::Unstated | Additional::Allowed)
+    }
+
+    /// The default a handler receives for property `name` (whose schema is `schema`) when
+    /// a call leaves it out: its `default`, unless the property is required, takes part in
+    /// the `if`/`then` (where leaving it out means something: it is kept absent), or is of a
+    /// type whose default the generated code does not write (an object with properties, a
+    /// map, an array of other than scalars). The generated types and the echo of a catalog
+    /// folder both follow this.
+    pub fn filled_default<'s>(&'s self, name: &str, schema: &'s Schema) -> Option<&'s Value> {
+        let default = schema.default.as_ref()?;
+        if self.is_required(name) {
+            return None;
+        }
+        if let Some(c) = &self.conditional
+            && (c.then_required.iter().any(|f| f == name)
+                || c.when.iter().any(|(f, v)| f == name && v == default))
+        {
+            return None;
+        }
+        default_is_written(schema, default).then_some(default)
+    }
+}
+
+/// Whether the generated code writes `default` as the value of a field of schema `schema`.
+fn default_is_written(schema: &Schema, default: &Value) -> bool {
+    match (&schema.kind, default) {
+        (Kind::Any, _)
+        | (Kind::Boolean, Value::Bool(_))
+        | (Kind::String(_), Value::String(_))
+        | (Kind::Number(_), Value::Number(_)) => true,
+        (Kind::Integer(_), Value::Number(n)) => n.as_i64_exact().is_some(),
+        (Kind::Object(o), _) => o.is_free(),
+        (Kind::Array(a), Value::Array(items)) => a.items.as_ref().is_some_and(|i| {
+            matches!(
+                i.kind,
+                Kind::Boolean | Kind::String(_) | Kind::Integer(_) | Kind::Number(_)
+            ) && items.iter().all(|v| default_is_written(i, v))
+        }),
+        _ => false,
+    }
 }
 
 /// What `additionalProperties` says.

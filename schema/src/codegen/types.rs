@@ -779,12 +779,7 @@ impl Module<'_> {
                 Some(quote!(#t::#v))
             }
             (Ty::Int, Value::Number(n)) => {
-                let i: i64 = match *n {
-                    Number::UInt(u) => i64::try_from(u).ok()?,
-                    Number::Int(i) => i,
-                    Number::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => f as i64,
-                    Number::Float(_) => return None,
-                };
+                let i = n.as_i64_exact()?;
                 Some(quote!(#i))
             }
             (Ty::Num, Value::Number(n)) => Some(number_lit(*n)),
@@ -895,13 +890,6 @@ impl Module<'_> {
         let mut additional: Option<Ty> = None;
         // A default hides whether a field was sent. The conditional needs to know that of
         // the fields it requires, and of a field it tests for the default's own value.
-        let keeps_absence = |prop: &str, default: &Value| {
-            obj.conditional.as_ref().is_some_and(|c| {
-                c.then_required.iter().any(|f| f == prop)
-                    || c.when.iter().any(|(f, v)| f == prop && v == default)
-            })
-        };
-
         for (prop, pschema) in &obj.properties {
             let ploc = loc_of(prop);
             let text = match snake_ident_text(prop) {
@@ -928,10 +916,9 @@ impl Module<'_> {
             };
             let hint = type_name(format!("{prefix}{}", camel(prop)));
             let ty = self.ty(pschema, &hint, &child_path, &ploc);
-            let default = match (&pschema.default, obj.is_required(prop)) {
-                (Some(d), false) if !keeps_absence(prop, d) => self.default_expr(&ty, d),
-                _ => None,
-            };
+            let default = obj
+                .filled_default(prop, pschema)
+                .and_then(|d| self.default_expr(&ty, d));
             let repr = if obj.is_required(prop) {
                 Repr::Required
             } else if default.is_some() {
