@@ -408,8 +408,8 @@ fn plan() -> Vec<Session> {
         sessions.push(session);
     }
 
-    // Catalog folders: no generated types; the same lists and messages, the arguments
-    // echoed as sent.
+    // Catalog folders: no generated types; the same lists, messages and echoes (defaults
+    // filled in, numbers typed) as the generated code gives in process.
     for (dir, catalog, requested) in [
         ("schema/tatara", "tatara", "refine"),
         ("schema/maetra", "maetra", "secure,govern"),
@@ -425,16 +425,16 @@ fn plan() -> Vec<Session> {
             constant_tools(catalog, requested),
         );
         for served in s.served(&s.resolve(requested)) {
-            let args = example(&served.entry.input_schema, true);
-            let structured = json!({"tool": served.tool.name, "arguments": args});
-            session.call(
-                &served.tool.name,
-                args.clone(),
-                Expect::Echo {
-                    sent: args,
-                    structured,
-                },
-            );
+            for full in [true, false] {
+                let args = example(&served.entry.input_schema, full);
+                let expect = expect_bundled(catalog, requested, &served.tool.name, &args);
+                assert!(
+                    matches!(expect, Expect::Echo { .. }),
+                    "{}",
+                    served.tool.name
+                );
+                session.call(&served.tool.name, args, expect);
+            }
         }
         let (tool, args) = if catalog == "tatara" {
             ("mr_write", json!({"action": "open", "repo": "api"}))

@@ -15,8 +15,9 @@
 //! - for a served tool: accepted by the typed path exactly when the run-time validator
 //!   (`toolgate_schema::validate` on the served schema) finds nothing, and refused with the
 //!   validator's messages; text that is not JSON refused as such;
-//! - for an accepted call: the echoed typed arguments (defaults filled in) are valid too, and
-//!   calling again with them echoes the same.
+//! - for an accepted call: the echoed typed arguments (defaults filled in) are valid too,
+//!   calling again with them echoes the same, and `runtime::as_typed` (the echo of a server
+//!   over the catalog folder, which has no types) gives exactly them.
 #![no_main]
 
 use std::sync::OnceLock;
@@ -169,6 +170,12 @@ fn check<G: Generated>(surface: &Surface, selector: &str, tool: &str, text: &str
             );
             assert_eq!(echo["tool"], tool);
             let typed = &echo["arguments"];
+            // What a server over the catalog folder echoes, with no types.
+            assert_eq!(
+                &toolgate_schema::runtime::as_typed(schema, &value),
+                typed,
+                "the untyped echo differs from the typed one"
+            );
             let again = validate::validate_serde(schema, typed);
             assert!(
                 again.is_empty(),

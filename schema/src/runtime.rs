@@ -372,6 +372,75 @@ pub fn check_arguments(
     }
 }
 
+/// Arguments that `schema` accepts, as the generated argument type holds them and writes
+/// them back: the defaults the handler receives filled in
+/// ([`crate::model::ObjectRules::filled_default`]), integers as `i64` and numbers as `f64`,
+/// and properties dropped where the type has no field for them (an object with properties
+/// and no `additionalProperties` schema ignores undeclared ones). What a server over a
+/// catalog folder, which has no generated types, echoes; for arguments `schema` refuses the
+/// result means nothing.
+pub fn as_typed(schema: &Schema, arguments: &serde_json::Value) -> serde_json::Value {
+    struct_view(schema, arguments).unwrap_or_else(|| typed_value(schema, arguments))
+}
+
+/// A float without a fractional part that fits `i64`, as an integer field takes it.
+fn float_as_i64(v: f64) -> Option<i64> {
+    // 2^63 is the first f64 past i64::MAX.
+    (v.fract() == 0.0 && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&v))
+        .then_some(v as i64)
+}
+
+/// `value` as the generated type of `schema` holds it.
+fn typed_value(schema: &Schema, value: &serde_json::Value) -> serde_json::Value {
+    use crate::model::Kind;
+    match (&schema.kind, value) {
+        (Kind::Integer(_), serde_json::Value::Number(n)) => n
+            .as_i64()
+            .or_else(|| n.as_f64().and_then(float_as_i64))
+            .map_or_else(|| value.clone(), serde_json::Value::from),
+        (Kind::Number(_), serde_json::Value::Number(n)) => n
+            .as_f64()
+            .map_or_else(|| value.clone(), serde_json::Value::from),
+        (Kind::Array(a), serde_json::Value::Array(items)) => match &a.items {
+            Some(item) => items.iter().map(|v| typed_value(item, v)).collect(),
+            None => value.clone(),
+        },
+        (Kind::Object(o), serde_json::Value::Object(_)) if o.is_free() => value.clone(),
+        (Kind::Object(_), _) => struct_view(schema, value).unwrap_or_else(|| value.clone()),
+        _ => value.clone(),
+    }
+}
+
+/// An object of `schema` as a generated struct writes it back (`None` when `schema` is not
+/// an object schema or `value` not an object).
+fn struct_view(schema: &Schema, value: &serde_json::Value) -> Option<serde_json::Value> {
+    use crate::model::{Additional, Kind};
+    let (Kind::Object(o), serde_json::Value::Object(given)) = (&schema.kind, value) else {
+        return None;
+    };
+    let mut out = serde_json::Map::new();
+    for (name, prop) in &o.properties {
+        match given.get(name) {
+            Some(v) => {
+                out.insert(name.clone(), typed_value(prop, v));
+            }
+            None => {
+                if let Some(d) = o.filled_default(name, prop) {
+                    out.insert(name.clone(), typed_value(prop, &d.to_serde()));
+                }
+            }
+        }
+    }
+    if let Additional::Schema(extra) = &o.additional {
+        for (name, v) in given {
+            if o.property(name).is_none() {
+                out.insert(name.clone(), typed_value(extra, v));
+            }
+        }
+    }
+    Some(serde_json::Value::Object(out))
+}
+
 /// What the generated `EchoHandler` answers: `{"tool": tool, "arguments": arguments}`, the
 /// arguments serialized from their typed form (defaults filled in).
 pub fn echo<T: serde::Serialize>(tool: &str, arguments: &T) -> serde_json::Value {
@@ -620,14 +689,8 @@ pub mod de {
                 })
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<i64, E> {
-                // 2^63 is the first f64 past i64::MAX.
-                if v.fract() == 0.0
-                    && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&v)
-                {
-                    Ok(v as i64)
-                } else {
-                    Err(E::invalid_type(serde::de::Unexpected::Float(v), &self))
-                }
+                super::float_as_i64(v)
+                    .ok_or_else(|| E::invalid_type(serde::de::Unexpected::Float(v), &self))
             }
         }
         deserializer.deserialize_i64(Integer)

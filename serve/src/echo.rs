@@ -13,14 +13,17 @@
 //! - A catalog folder has no generated types: each call is checked against the input schema
 //!   the session is served with the run-time validator (`toolgate_schema::validate`), which
 //!   words every refusal for the generated code too, so the messages are the same. The
-//!   answer echoes the arguments as received (no types, so no defaults are filled in).
+//!   answer echoes the arguments as the generated types would have held them
+//!   (`toolgate_schema::runtime::as_typed`: defaults filled in, integers and numbers as
+//!   `i64` and `f64`, undeclared properties a struct ignores dropped), so both backends
+//!   answer a call alike.
 
 use std::collections::HashMap;
 
 use toolgate_generated::{maetra, tatara};
 use toolgate_schema::json::to_pretty;
 use toolgate_schema::model::Schema;
-use toolgate_schema::runtime::{CallError, Source, check_arguments, echo};
+use toolgate_schema::runtime::{CallError, Source, as_typed, check_arguments, echo};
 use toolgate_schema::{Session, Surface};
 
 use crate::{Backend, JsonObject, Reply, ServeError, ToolServer};
@@ -76,7 +79,7 @@ impl FolderEcho {
             .ok_or_else(|| CallError::unknown_tool(tool))?;
         let value = serde_json::Value::Object(arguments.clone());
         check_arguments(tool, schema, &value)?;
-        Ok(Reply::Structured(echo(tool, &value)))
+        Ok(Reply::Structured(echo(tool, &as_typed(schema, &value))))
     }
 }
 

@@ -229,17 +229,52 @@ fn valid_calls_echo_typed_arguments() {
     let args = object(json!({"mcp_access_token": "t", "content": "hi"}));
     let typed = bundled.server.call("check_action", Some(&args)).unwrap();
     assert_eq!(typed.is_error, Some(false));
-    // The typed path fills in the default; the folder path echoes what it received.
+    // The typed path fills in the default, and so does the folder path, which has no types.
     let expected = json!({"tool": "check_action", "arguments": {"mcp_access_token": "t", "content": "hi", "scan_type": "prompt_input"}});
     assert_eq!(typed.structured_content, Some(expected.clone()));
     assert_eq!(text(&typed), serde_json::to_string(&expected).unwrap());
-    let raw = folder.server.call("check_action", Some(&args)).unwrap();
-    assert_eq!(
-        raw.structured_content,
-        Some(
-            json!({"tool": "check_action", "arguments": {"mcp_access_token": "t", "content": "hi"}})
-        )
-    );
+    let untyped = folder.server.call("check_action", Some(&args)).unwrap();
+    assert_eq!(untyped.structured_content, Some(expected));
+}
+
+#[test]
+fn a_folder_echoes_what_the_typed_handler_would_receive() {
+    // Numbers as the field's type holds them (`5.0` for an integer, `600` for a number),
+    // undeclared properties of an object that allows them dropped (the struct has no field
+    // for them), defaults filled in.
+    for (catalog, requested, tool, args, arguments) in [
+        (
+            "tatara",
+            "implement",
+            "code_search",
+            json!({"repo": "api", "q": "fn main", "limit": 5.0}),
+            json!({"repo": "api", "q": "fn main", "limit": 5}),
+        ),
+        (
+            "tatara",
+            "implement",
+            "project_get",
+            json!({"project": "p", "extra": [1, 2]}),
+            json!({"project": "p"}),
+        ),
+        (
+            "maetra",
+            "govern",
+            "request_approval",
+            json!({"mcp_access_token": "t", "action": "refunds.create", "timeout_seconds": 600}),
+            json!({"mcp_access_token": "t", "action": "refunds.create", "timeout_seconds": 600.0, "executor_audience": "maetra-executor"}),
+        ),
+    ] {
+        let [bundled, folder] = both(catalog, requested);
+        let args = object(args);
+        let typed = bundled.server.call(tool, Some(&args)).unwrap();
+        let untyped = folder.server.call(tool, Some(&args)).unwrap();
+        assert_eq!(typed.is_error, Some(false), "{tool}: {}", text(&typed));
+        let expected = json!({"tool": tool, "arguments": arguments});
+        assert_eq!(typed.structured_content, Some(expected.clone()), "{tool}");
+        assert_eq!(untyped.structured_content, Some(expected), "{tool}");
+        assert_eq!(text(&typed), text(&untyped), "{tool}");
+    }
 }
 
 #[test]
