@@ -380,6 +380,7 @@ pub fn check_arguments(
 /// catalog folder, which has no generated types, echoes; for arguments `schema` refuses the
 /// result means nothing.
 pub fn as_typed(schema: &Schema, arguments: &serde_json::Value) -> serde_json::Value {
+    // The root is a struct even without properties (where a nested object would be a map).
     struct_view(schema, arguments).unwrap_or_else(|| typed_value(schema, arguments))
 }
 
