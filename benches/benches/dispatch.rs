@@ -10,8 +10,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde::de::IgnoredAny;
-use toolgate_benches::{CALLS, MaetraSink, Sink, served_schemas};
-use toolgate_generated::{maetra, tatara};
+use toolgate_benches::{CALLS, served_schemas, typed_dispatch};
+use toolgate_generated::maetra;
 
 fn dispatch(c: &mut Criterion) {
     let maetra_session = maetra::Session::resolve("task_guard,secure,govern");
@@ -31,16 +31,8 @@ fn dispatch(c: &mut Criterion) {
             call.tool
         );
         let object = value.as_object().unwrap();
-        let (text, map) = match call.catalog {
-            "tatara" => (
-                tatara::dispatch_implement(&Sink, call.tool, call.arguments),
-                tatara::dispatch_implement(&Sink, call.tool, object),
-            ),
-            _ => (
-                maetra::dispatch(&maetra_session, &MaetraSink, call.tool, call.arguments),
-                maetra::dispatch(&maetra_session, &MaetraSink, call.tool, object),
-            ),
-        };
+        let text = typed_dispatch(call, &maetra_session, call.arguments);
+        let map = typed_dispatch(call, &maetra_session, object);
         assert!(text.is_ok(), "{}: {text:?}", call.tool);
         assert!(map.is_ok(), "{}: {map:?}", call.tool);
     }
@@ -50,17 +42,7 @@ fn dispatch(c: &mut Criterion) {
     group.bench_function("typed dispatch (generated)", |b| {
         b.iter(|| {
             for call in CALLS {
-                let r = match call.catalog {
-                    "tatara" => {
-                        tatara::dispatch_implement(&Sink, call.tool, black_box(call.arguments))
-                    }
-                    _ => maetra::dispatch(
-                        &maetra_session,
-                        &MaetraSink,
-                        call.tool,
-                        black_box(call.arguments),
-                    ),
-                };
+                let r = typed_dispatch(call, &maetra_session, black_box(call.arguments));
                 black_box(r.is_ok());
             }
         })
@@ -107,12 +89,7 @@ fn dispatch(c: &mut Criterion) {
                 let Some(object) = value.as_object() else {
                     continue;
                 };
-                let r = match call.catalog {
-                    "tatara" => tatara::dispatch_implement(&Sink, call.tool, black_box(object)),
-                    _ => {
-                        maetra::dispatch(&maetra_session, &MaetraSink, call.tool, black_box(object))
-                    }
-                };
+                let r = typed_dispatch(call, &maetra_session, black_box(object));
                 black_box(r.is_ok());
             }
         })

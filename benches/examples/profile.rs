@@ -18,8 +18,8 @@ use std::collections::HashMap;
 use std::hint::black_box;
 
 use serde::de::IgnoredAny;
-use toolgate_benches::{CALLS, Call, MaetraSink, Sink};
-use toolgate_generated::{maetra, tatara};
+use toolgate_benches::{CALLS, Call, typed_dispatch};
+use toolgate_generated::maetra;
 
 /// The free JSON values (`serde_json::Value` fields) of [`CALLS`].
 const FREE_JSON: &[&str] = &[
@@ -61,17 +61,7 @@ fn main() {
         match mode.as_str() {
             "typed" => {
                 for call in &calls {
-                    let r = match call.catalog {
-                        "tatara" => {
-                            tatara::dispatch_implement(&Sink, call.tool, black_box(call.arguments))
-                        }
-                        _ => maetra::dispatch(
-                            &session,
-                            &MaetraSink,
-                            call.tool,
-                            black_box(call.arguments),
-                        ),
-                    };
+                    let r = typed_dispatch(call, &session, black_box(call.arguments));
                     black_box(r.is_ok());
                 }
             }
@@ -88,10 +78,7 @@ fn main() {
                     let Some(object) = value.as_object() else {
                         continue;
                     };
-                    let r = match call.catalog {
-                        "tatara" => tatara::dispatch_implement(&Sink, call.tool, black_box(object)),
-                        _ => maetra::dispatch(&session, &MaetraSink, call.tool, black_box(object)),
-                    };
+                    let r = typed_dispatch(call, &session, black_box(object));
                     black_box(r.is_ok());
                 }
             }

@@ -116,6 +116,21 @@ pub fn served_schemas(
     out
 }
 
+/// The typed dispatch the benchmarks measure: `call` with `arguments` (its JSON text, or
+/// the object it parses to) into [`Sink`] through tatara's `implement` dispatch, or into
+/// [`MaetraSink`] through `maetra_session`'s.
+#[inline]
+pub fn typed_dispatch<'a, A: toolgate_schema::runtime::RawArguments<'a>>(
+    call: &Call,
+    maetra_session: &maetra::Session,
+    arguments: A,
+) -> Result<(), toolgate_schema::runtime::CallError> {
+    match call.catalog {
+        "tatara" => tatara::dispatch_implement(&Sink, call.tool, arguments),
+        _ => maetra::dispatch(maetra_session, &MaetraSink, call.tool, arguments),
+    }
+}
+
 /// A handler that does nothing with the typed arguments it receives.
 pub struct Sink;
 
