@@ -10,7 +10,10 @@ fuzz_target!(|data: &[u8]| {
     let text = format!("({}", String::from_utf8_lossy(data));
     let args = parse_standalone(&text);
     let ok = |s: toolgate_lint::Span| {
-        s.start <= s.end && s.end <= text.len() && text.is_char_boundary(s.start) && text.is_char_boundary(s.end)
+        s.start <= s.end
+            && s.end <= text.len()
+            && text.is_char_boundary(s.start)
+            && text.is_char_boundary(s.end)
     };
     for item in &args.items {
         assert!(ok(item.span), "{item:?}");

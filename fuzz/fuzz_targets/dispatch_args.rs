@@ -20,26 +20,13 @@
 //!   over the catalog folder, which has no types) gives exactly them.
 #![no_main]
 
-use std::sync::OnceLock;
+mod common;
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use toolgate_generated::{maetra, tatara};
 use toolgate_schema::runtime::CallError;
 use toolgate_schema::{Surface, validate};
-
-fn surfaces() -> &'static [Surface; 2] {
-    static SURFACES: OnceLock<[Surface; 2]> = OnceLock::new();
-    SURFACES.get_or_init(|| {
-        let load = |name: &str| {
-            let catalog = toolgate_generated::load_bundled(name)
-                .expect("bundled")
-                .expect("the bundled catalog loads");
-            Surface::from_catalog(&catalog)
-        };
-        [load("tatara"), load("maetra")]
-    })
-}
 
 /// What one catalog's generated code answers, whatever the argument form.
 trait Generated {
@@ -208,7 +195,7 @@ fuzz_target!(|data: &[u8]| {
     let catalog = fields.next().unwrap_or_default();
     let selector = fields.next().unwrap_or_default();
     let tool = fields.next().unwrap_or_default();
-    let [tatara_surface, maetra_surface] = surfaces();
+    let [tatara_surface, maetra_surface] = common::surfaces();
     if catalog.starts_with('m') {
         check::<maetra::Session>(maetra_surface, selector, tool, arguments);
     } else {

@@ -12,29 +12,15 @@
 //! Every answer must serialize as a JSON-RPC response.
 #![no_main]
 
-use std::sync::OnceLock;
+mod common;
 
 use libfuzzer_sys::fuzz_target;
 use rmcp::model::{
     CallToolResult, ClientJsonRpcMessage, ClientRequest, ErrorData, JsonRpcMessage, RequestId,
     ServerJsonRpcMessage, ServerResult,
 };
-use toolgate_schema::Surface;
 use toolgate_schema::runtime::Source;
 use toolgate_serve::echo;
-
-fn surfaces() -> &'static [Surface; 2] {
-    static SURFACES: OnceLock<[Surface; 2]> = OnceLock::new();
-    SURFACES.get_or_init(|| {
-        let load = |name: &str| {
-            let catalog = toolgate_generated::load_bundled(name)
-                .expect("bundled")
-                .expect("the bundled catalog loads");
-            Surface::from_catalog(&catalog)
-        };
-        [load("tatara"), load("maetra")]
-    })
-}
 
 fn text(result: &CallToolResult) -> Vec<String> {
     result
@@ -63,9 +49,9 @@ fuzz_target!(|data: &[u8]| {
     let header = String::from_utf8_lossy(header);
     let (catalog, selector) = header.split_once('\t').unwrap_or((&header, ""));
     let (name, surface) = if catalog.starts_with('m') {
-        ("maetra", &surfaces()[1])
+        ("maetra", &common::surfaces()[1])
     } else {
-        ("tatara", &surfaces()[0])
+        ("tatara", &common::surfaces()[0])
     };
     // What rmcp's transport does with a line: drop a BOM and a CR, then serde.
     let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);

@@ -33,7 +33,10 @@ fuzz_target!(|data: &[u8]| {
     let linter = Linter::new(surface(), Settings::default());
     let result = linter.lint_text("fuzz.md", &text, None);
     for f in &result.findings {
-        assert!(f.span.start <= f.span.end && f.span.end <= text.len(), "{f:?}");
+        assert!(
+            f.span.start <= f.span.end && f.span.end <= text.len(),
+            "{f:?}"
+        );
         assert!(text.is_char_boundary(f.span.start) && text.is_char_boundary(f.span.end));
         assert!(f.call.end <= text.len());
         let (line, column) = position(&text, f.span.start);
