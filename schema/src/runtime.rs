@@ -12,9 +12,12 @@
 //! string had to be unescaped, so a valid call allocates only for free JSON values. The
 //! [`de`] helpers do the borrowing where serde's own derive would copy.
 //!
-//! Every refusal is worded by [`crate::validate`]: the typed fast path (serde, then
-//! [`Check`]) decides, and only when it refuses does the run-time validator look at the
-//! value to say which field is wrong and why. So a generated server and a server over a
+//! From JSON text, the generated types are first read by the [`direct`] path, which takes
+//! the plain shape of a call in one pass and leaves everything else to serde.
+//!
+//! Every refusal is worded by [`crate::validate`]: the typed fast path (the direct path or
+//! serde, then [`Check`]) decides, and only when it refuses does the run-time validator look
+//! at the value to say which field is wrong and why. So a generated server and a server over a
 //! catalog folder ([`check_arguments`]) answer the same input with the same message.
 
 use std::borrow::Cow;
@@ -177,10 +180,13 @@ pub struct ArgumentType {
     /// Parses arguments as this type and serializes the typed value back (defaults filled
     /// in): [`parse_to_json`] for the type.
     pub parse: fn(&serde_json::Value) -> Result<serde_json::Value, CallError>,
+    /// Reads JSON text as this type both by the direct path and by serde, and says whether
+    /// they agree: [`direct::compare`] for the type.
+    pub compare_direct: fn(&str) -> direct::Agreement,
 }
 
 /// Parses `arguments` as `T` (as dispatch does) and serializes the typed value back.
-pub fn parse_to_json<'de, T: ToolArgs + serde::Deserialize<'de>>(
+pub fn parse_to_json<'de, T: ToolArgs + serde::Deserialize<'de> + direct::ReadDirect<'de>>(
     arguments: &'de serde_json::Value,
 ) -> Result<serde_json::Value, CallError> {
     let typed: T = arguments.parse()?;
@@ -218,13 +224,15 @@ pub trait RawArguments<'de>: Copy {
     /// Deserializes the arguments as `T` and checks its constraints; on refusal the
     /// run-time validator words the error.
     #[inline]
-    fn parse<T: ToolArgs + serde::Deserialize<'de>>(self) -> Result<T, CallError> {
+    fn parse<T: ToolArgs + serde::Deserialize<'de> + direct::ReadDirect<'de>>(
+        self,
+    ) -> Result<T, CallError> {
         self.handle(|arguments| arguments)
     }
 
     /// [`RawArguments::parse`], then `handle` on the accepted arguments: what the generated
     /// dispatch calls, handing the value straight to the handler (one move less).
-    fn handle<T: ToolArgs + serde::Deserialize<'de>, R>(
+    fn handle<T: ToolArgs + serde::Deserialize<'de> + direct::ReadDirect<'de>, R>(
         self,
         handle: impl FnOnce(T) -> R,
     ) -> Result<R, CallError>;
@@ -313,7 +321,7 @@ fn refused_text(
 
 impl<'de> RawArguments<'de> for &'de serde_json::Value {
     #[inline]
-    fn handle<T: ToolArgs + serde::Deserialize<'de>, R>(
+    fn handle<T: ToolArgs + serde::Deserialize<'de> + direct::ReadDirect<'de>, R>(
         self,
         handle: impl FnOnce(T) -> R,
     ) -> Result<R, CallError> {
@@ -327,7 +335,7 @@ impl<'de> RawArguments<'de> for &'de serde_json::Value {
 
 impl<'de> RawArguments<'de> for &'de serde_json::Map<String, serde_json::Value> {
     #[inline]
-    fn handle<T: ToolArgs + serde::Deserialize<'de>, R>(
+    fn handle<T: ToolArgs + serde::Deserialize<'de> + direct::ReadDirect<'de>, R>(
         self,
         handle: impl FnOnce(T) -> R,
     ) -> Result<R, CallError> {
@@ -341,10 +349,16 @@ impl<'de> RawArguments<'de> for &'de serde_json::Map<String, serde_json::Value> 
 
 impl<'de> RawArguments<'de> for &'de str {
     #[inline]
-    fn handle<T: ToolArgs + serde::Deserialize<'de>, R>(
+    fn handle<T: ToolArgs + serde::Deserialize<'de> + direct::ReadDirect<'de>, R>(
         self,
         handle: impl FnOnce(T) -> R,
     ) -> Result<R, CallError> {
+        // The direct path first; what it does not take, serde reads (and words).
+        if let Ok(t) = direct::read::<T>(self)
+            && t.check()
+        {
+            return Ok(handle(t));
+        }
         match serde_json::from_str::<T>(self) {
             Ok(t) if t.check() => Ok(handle(t)),
             Ok(_) => Err(refused_text(T::TOOL, T::input_schema(), self, None)),
@@ -453,6 +467,8 @@ pub fn echo<T: serde::Serialize>(tool: &str, arguments: &T) -> serde_json::Value
     );
     serde_json::Value::Object(m)
 }
+
+pub mod direct;
 
 /// Helpers the generated constraint checks call.
 pub mod rules {

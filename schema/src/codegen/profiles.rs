@@ -492,6 +492,7 @@ pub(crate) fn generate(
                     profiles: &[#(#profiles),*],
                     input_schema_json: <#module::#owned as ::toolgate_schema::runtime::ToolArgs>::INPUT_SCHEMA_JSON,
                     parse: |arguments| ::toolgate_schema::runtime::parse_to_json::<#module::#ty>(arguments),
+                    compare_direct: |text| ::toolgate_schema::runtime::direct::compare::<#module::#ty>(text),
                 }
             });
             json_schemas.push(quote!((#type_name, ::schemars::schema_for!(#module::#owned))));

@@ -27,6 +27,11 @@
 //! `i64` field takes `3.0` as the validator does (not yet inside arrays and maps). Lengths,
 //! bounds, sizes and the conditional requirement are checked after deserialization by the
 //! generated `Check` impl.
+//!
+//! Every struct and enum also implements `runtime::direct::ReadDirect`: reading JSON text in
+//! one pass, members matched by their names as bytes into one local per field, the struct
+//! built from the locals; whatever that pass does not take (see `runtime::direct`) goes to
+//! serde's derived `Deserialize`.
 
 use std::collections::BTreeSet;
 
@@ -754,6 +759,22 @@ impl Module<'_> {
             }
 
         });
+        let direct = quote!(::toolgate_schema::runtime::direct);
+        let read_arms = variants.iter().map(|(wire, id)| {
+            let bytes = Literal::byte_string(wire.as_bytes());
+            quote!(#bytes => ::core::result::Result::Ok(#ty_ident::#id))
+        });
+        self.items.push(quote! {
+            impl<'a> #direct::ReadDirect<'a> for #ty_ident {
+                #[inline]
+                fn read(r: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
+                    match r.enum_name()? {
+                        #(#read_arms,)*
+                        _ => ::core::result::Result::Err(#direct::Fallback),
+                    }
+                }
+            }
+        });
         self.enums.push((name.to_string(), variants));
         Ty::Enum(name.to_string())
     }
@@ -1188,6 +1209,13 @@ impl Module<'_> {
             }
 
         });
+        self.items.push(read_direct_impl(
+            &struct_ident,
+            &lt,
+            &fields,
+            obj.denies_unknown(),
+            additional.is_some(),
+        ));
         StructInfo {
             name: name.to_string(),
             fields,
@@ -1355,6 +1383,85 @@ impl Module<'_> {
 
 /// `schemars(extend(...))` attributes carrying a field's constraints, so that the schema
 /// schemars derives from the type states them too.
+/// `impl ReadDirect` for a generated struct: one pass over the members, each matched by
+/// its name as bytes into a local, then the struct built from the locals (a required field
+/// missing, a member given twice, or one a struct that denies unknown fields does not know:
+/// `Fallback`, and serde decides). A struct with an `additional_properties` map (serde's
+/// `flatten`) always falls back.
+fn read_direct_impl(
+    struct_ident: &Ident,
+    lt: &TokenStream,
+    fields: &[(String, FieldInfo)],
+    denies_unknown: bool,
+    flattened: bool,
+) -> TokenStream {
+    let direct = quote!(::toolgate_schema::runtime::direct);
+    let ok = quote!(::core::result::Result::Ok);
+    let err = quote!(::core::result::Result::Err(#direct::Fallback));
+    let body = if flattened {
+        quote!(#err)
+    } else if fields.is_empty() && denies_unknown {
+        quote! {
+            if __r.object_start()? {
+                return #err;
+            }
+            #ok(Self {})
+        }
+    } else {
+        let local =
+            |f: &FieldInfo| format_ident!("__f_{}", f.ident.to_string().trim_start_matches("r#"));
+        let decls = fields.iter().map(|(_, f)| {
+            let l = local(f);
+            let t = f.ty.tokens();
+            quote!(let mut #l: ::core::option::Option<#t> = ::core::option::Option::None;)
+        });
+        let arms = fields.iter().map(|(prop, f)| {
+            let l = local(f);
+            let bytes = Literal::byte_string(prop.as_bytes());
+            quote!(#bytes => __r.once(&mut #l)?)
+        });
+        let unknown = if denies_unknown {
+            quote!(return #err)
+        } else {
+            quote!(__r.ignore()?)
+        };
+        let inits = fields.iter().map(|(_, f)| {
+            let l = local(f);
+            let id = &f.ident;
+            match f.repr {
+                Repr::Required => quote!(#id: #l.ok_or(#direct::Fallback)?),
+                Repr::Defaulted => {
+                    let d = format_ident!("__default_{}", id.to_string().trim_start_matches("r#"));
+                    quote!(#id: #l.unwrap_or_else(Self::#d))
+                }
+                Repr::Optional => quote!(#id: #l),
+            }
+        });
+        quote! {
+            #(#decls)*
+            let mut __more = __r.object_start()?;
+            while __more {
+                match __r.key()? {
+                    #(#arms,)*
+                    _ => #unknown,
+                }
+                __more = __r.object_next()?;
+            }
+            #ok(Self {
+                #(#inits,)*
+            })
+        }
+    };
+    quote! {
+        impl<'a> #direct::ReadDirect<'a> for #struct_ident #lt {
+            #[inline]
+            fn read(__r: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
+                #body
+            }
+        }
+    }
+}
+
 fn constraint_extensions(schema: &Schema) -> Vec<TokenStream> {
     let mut out = Vec::new();
     let mut put = |key: &str, v: Value| {
