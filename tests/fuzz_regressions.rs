@@ -108,3 +108,47 @@ fn an_integer_past_i64_is_refused_alike_by_both_paths() {
     let fits = json!({"action": "comment", "repo": "a", "number": i64::MAX});
     assert!(tatara::dispatch_refine(&h, "mr_write", &fits).is_ok());
 }
+
+/// dispatch_args: serde's derive reads a struct from a JSON array too, its fields in order,
+/// so `[]` was accepted as the arguments of a tool whose fields are all optional
+/// (`task_get`), and an enum from `{"value": null}`; the input schema refuses both.
+#[test]
+fn arrays_for_objects_and_objects_for_enum_values_are_refused() {
+    let h = tatara::EchoHandler;
+    let session = tatara::Session::resolve("");
+    let cases = [
+        (
+            "task_get",
+            json!([]),
+            "the arguments must be an object, found array",
+        ),
+        (
+            "scm_read",
+            json!(["mr", "a"]),
+            "the arguments must be an object, found array",
+        ),
+        (
+            "scm_read",
+            json!({"kind": {"mr": null}, "repo": "a"}),
+            "field `kind` must be a string, found object",
+        ),
+    ];
+    for (tool, args, expected) in cases {
+        let text = args.to_string();
+        let implement = tatara::Session::resolve("implement");
+        let s = if tool == "task_get" {
+            &session
+        } else {
+            &implement
+        };
+        assert_eq!(
+            message(tatara::dispatch(s, &h, tool, text.as_str())),
+            expected,
+            "{text}"
+        );
+        assert_eq!(message(tatara::dispatch(s, &h, tool, &args)), expected);
+        if let Some(map) = args.as_object() {
+            assert_eq!(message(tatara::dispatch(s, &h, tool, map)), expected);
+        }
+    }
+}

@@ -713,6 +713,73 @@ pub mod de {
         deserializer.deserialize_i64(Integer)
     }
 
+    /// A deserializer that gives a generated struct only a JSON object: serde's derive also
+    /// reads a struct from an array, its fields in order (`[]` would be a struct whose
+    /// fields are all optional), which the input schema refuses. The generated
+    /// `Deserialize` of each struct calls its derived one through `Object`.
+    pub struct Object<D>(pub D);
+
+    impl<'de, D: Deserializer<'de>> Deserializer<'de> for Object<D> {
+        type Error = D::Error;
+
+        #[inline]
+        fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.deserialize_any(visitor)
+        }
+
+        #[inline]
+        fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.deserialize_map(visitor)
+        }
+
+        #[inline]
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _name: &'static str,
+            _fields: &'static [&'static str],
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
+            self.0.deserialize_map(visitor)
+        }
+
+        fn is_human_readable(&self) -> bool {
+            self.0.is_human_readable()
+        }
+
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+            byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct enum
+            identifier ignored_any
+        }
+    }
+
+    /// A generated enum of string values, as its `Deserialize` reads it ([`wire_enum`]).
+    pub trait WireEnum: Sized + 'static {
+        /// The wire values, in declared order.
+        const VALUES: &'static [&'static str];
+        /// The variant whose wire value is `value`.
+        fn from_wire(value: &str) -> Option<Self>;
+    }
+
+    /// A generated enum: a JSON string that is one of its wire values (serde's derive would
+    /// also take `{"value": null}`, which the input schema refuses).
+    #[inline]
+    pub fn wire_enum<'de, D: Deserializer<'de>, T: WireEnum>(
+        deserializer: D,
+    ) -> Result<T, D::Error> {
+        struct Name<T>(PhantomData<T>);
+        impl<T: WireEnum> Visitor<'_> for Name<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "one of {}", T::VALUES.join(", "))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<T, E> {
+                T::from_wire(v).ok_or_else(|| E::unknown_variant(v, T::VALUES))
+            }
+        }
+        deserializer.deserialize_str(Name(PhantomData))
+    }
+
     /// [`integer`] for an optional field (JSON `null` refused, as by [`some`]).
     pub fn some_integer<'de, D: Deserializer<'de>>(
         deserializer: D,

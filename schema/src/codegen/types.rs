@@ -28,6 +28,10 @@
 //! bounds, sizes and the conditional requirement are checked after deserialization by the
 //! generated `Check` impl.
 //!
+//! A struct reads only a JSON object and an enum only a JSON string: their `Deserialize`
+//! impls wrap serde's derive (`#[serde(remote = "Self")]` and `runtime::de::Object`), which
+//! would also read a struct from an array and an enum from `{"value": null}`.
+//!
 //! Every struct and enum also implements `runtime::direct::ReadDirect`: reading JSON text in
 //! one pass, members matched by their names as bytes into one local per field, the struct
 //! built from the locals; whatever that pass does not take (see `runtime::direct`) goes to
@@ -714,6 +718,10 @@ impl Module<'_> {
         let as_str = variants
             .iter()
             .map(|(wire, id)| quote!(#ty_ident::#id => #wire));
+        let wires = variants.iter().map(|(wire, _)| wire);
+        let from_wire = variants
+            .iter()
+            .map(|(wire, id)| quote!(#wire => ::core::option::Option::Some(#ty_ident::#id)));
         let doc = match &schema.description {
             Some(d) => d.clone(),
             None => format!("The values of `{path}` ({}).", loc.file),
@@ -728,9 +736,29 @@ impl Module<'_> {
         };
         self.items.push(quote! {
             #doc
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize #derive_schema)]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize #derive_schema)]
             pub enum #ty_ident {
                 #(#arms,)*
+            }
+
+            impl ::toolgate_schema::runtime::de::WireEnum for #ty_ident {
+                const VALUES: &'static [&'static str] = &[#(#wires),*];
+                #[inline]
+                fn from_wire(value: &str) -> ::core::option::Option<Self> {
+                    match value {
+                        #(#from_wire,)*
+                        _ => ::core::option::Option::None,
+                    }
+                }
+            }
+
+            impl<'de> ::serde::Deserialize<'de> for #ty_ident {
+                #[inline]
+                fn deserialize<D: ::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    ::toolgate_schema::runtime::de::wire_enum(deserializer)
+                }
             }
 
             impl #ty_ident {
@@ -1186,13 +1214,38 @@ impl Module<'_> {
                 }
             }
         };
+        let de_generics = if borrows {
+            quote!(<'de: 'a, 'a>)
+        } else {
+            quote!(<'de>)
+        };
         self.items.push(quote! {
             #doc_attr
             #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize #derive_schema)]
+            #[serde(remote = "Self")]
             #deny
             #extend_if
             pub struct #struct_ident #lt {
                 #(#field_tokens,)*
+            }
+
+            impl #de_generics ::serde::Deserialize<'de> for #struct_ident #lt {
+                #[inline]
+                fn deserialize<D: ::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    #struct_ident::deserialize(::toolgate_schema::runtime::de::Object(deserializer))
+                }
+            }
+
+            impl #lt ::serde::Serialize for #struct_ident #lt {
+                #[inline]
+                fn serialize<S: ::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    #struct_ident::serialize(self, serializer)
+                }
             }
 
             impl #lt #struct_ident #lt {
