@@ -8,6 +8,8 @@
 //!
 //! - resolved alike by the generated `Session` and by `toolgate_schema::Surface` (same
 //!   profiles, same warning), and served the same tool names;
+//! - read alike by the direct path and by serde, for every argument type of the tool (as
+//!   JSON text: whenever the direct path reads it, serde reads the same value);
 //! - answered alike as JSON text, as a `serde_json::Value` and as a `Map` (same result or
 //!   same message; text that writes a key twice is refused as text and only its parsed
 //!   forms are compared);
@@ -25,7 +27,8 @@ mod common;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use toolgate_generated::{maetra, tatara};
-use toolgate_schema::runtime::CallError;
+use toolgate_schema::runtime::direct::Agreement;
+use toolgate_schema::runtime::{ArgumentType, CallError};
 use toolgate_schema::{Surface, validate};
 
 /// What one catalog's generated code answers, whatever the argument form.
@@ -34,6 +37,7 @@ trait Generated {
     fn profiles(&self) -> Vec<String>;
     fn warning(&self) -> Option<String>;
     fn tools_list(&self) -> String;
+    fn argument_types() -> &'static [ArgumentType];
     fn call_text(&self, tool: &str, arguments: &str) -> Result<Value, CallError>;
     fn call_value(&self, tool: &str, arguments: &Value) -> Result<Value, CallError>;
     fn call_map(
@@ -60,6 +64,9 @@ macro_rules! generated {
             }
             fn tools_list(&self) -> String {
                 self.tools_list_json().into_owned()
+            }
+            fn argument_types() -> &'static [ArgumentType] {
+                $module::ARGUMENT_TYPES
             }
             fn call_text(&self, tool: &str, arguments: &str) -> Result<Value, CallError> {
                 $module::dispatch(self, &$module::EchoHandler, tool, arguments)
@@ -108,6 +115,11 @@ fn check<G: Generated>(surface: &Surface, selector: &str, tool: &str, text: &str
     let names: Vec<&str> = served.iter().map(|s| s.tool.name.as_str()).collect();
     assert_eq!(listed, names, "{selector:?}");
 
+    for t in G::argument_types().iter().filter(|t| t.tool == tool) {
+        if let Agreement::Differ(why) = (t.compare_direct)(text) {
+            panic!("{}: {text:?}: {why}", t.type_name);
+        }
+    }
     let by_text = session.call_text(tool, text);
     let value = serde_json::from_str::<Value>(text);
     // JSON text with a key written twice has no one meaning (RFC 8259): `serde_json::Value`
