@@ -359,11 +359,19 @@ impl<'de> RawArguments<'de> for &'de str {
         {
             return Ok(handle(t));
         }
-        match serde_json::from_str::<T>(self) {
-            Ok(t) if t.check() => Ok(handle(t)),
-            Ok(_) => Err(refused_text(T::TOOL, T::input_schema(), self, None)),
-            Err(e) => Err(refused_text(T::TOOL, T::input_schema(), self, Some(e))),
-        }
+        serde_text::<T>(self).map(handle)
+    }
+}
+
+/// The text the direct path did not take, read by serde: out of line, so the direct path
+/// of each argument type stays small.
+#[cold]
+#[inline(never)]
+fn serde_text<'de, T: ToolArgs + serde::Deserialize<'de>>(text: &'de str) -> Result<T, CallError> {
+    match serde_json::from_str::<T>(text) {
+        Ok(t) if t.check() => Ok(t),
+        Ok(_) => Err(refused_text(T::TOOL, T::input_schema(), text, None)),
+        Err(e) => Err(refused_text(T::TOOL, T::input_schema(), text, Some(e))),
     }
 }
 

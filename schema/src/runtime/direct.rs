@@ -144,7 +144,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A string without escapes, at the cursor: its contents. An escape falls back.
-    #[inline]
+    #[inline(always)]
     fn plain_str(&mut self) -> Direct<&'a str> {
         if self.peek() != Some(b'"') {
             return Err(Fallback);
@@ -201,7 +201,7 @@ impl<'a> Reader<'a> {
 
     /// The name of a member and its `:`, at the cursor: the name as bytes, for a generated
     /// `match`. A name with escapes falls back.
-    #[inline]
+    #[inline(always)]
     pub fn key(&mut self) -> Direct<&'a [u8]> {
         self.skip_ws();
         let key = self.plain_str()?;
@@ -440,18 +440,47 @@ impl<'a> ReadDirect<'a> for Cow<'a, str> {
     }
 }
 
+/// Objects and arrays nested in `v`, itself included.
+fn nesting(v: &serde_json::Value) -> u32 {
+    match v {
+        serde_json::Value::Array(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),
+        serde_json::Value::Object(m) => 1 + m.values().map(nesting).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+impl<'a> Reader<'a> {
+    /// Free JSON at the cursor, parsed by `serde_json` where it stands (it says where the
+    /// value ends), no deeper than the in-stream parse would allow.
+    fn free_json<T: serde::Deserialize<'a>>(&mut self, depth: impl Fn(&T) -> u32) -> Direct<T> {
+        let rest = self.text.get(self.pos..).ok_or(Fallback)?;
+        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<T>();
+        let value = match values.next() {
+            Some(Ok(v)) => v,
+            _ => return Err(Fallback),
+        };
+        if self.depth + depth(&value) > MAX_DEPTH {
+            return Err(Fallback);
+        }
+        self.pos += values.byte_offset();
+        Ok(value)
+    }
+}
+
 impl<'a> ReadDirect<'a> for serde_json::Value {
+    #[inline]
     fn read(r: &mut Reader<'a>) -> Direct<Self> {
-        serde_json::from_str(r.value_span()?).map_err(|_| Fallback)
+        r.free_json(nesting)
     }
 }
 
 impl<'a> ReadDirect<'a> for serde_json::Map<String, serde_json::Value> {
+    #[inline]
     fn read(r: &mut Reader<'a>) -> Direct<Self> {
         if r.peek() != Some(b'{') {
             return Err(Fallback);
         }
-        serde_json::from_str(r.value_span()?).map_err(|_| Fallback)
+        r.free_json(|m: &Self| 1 + m.values().map(nesting).max().unwrap_or(0))
     }
 }
 
