@@ -12,8 +12,8 @@
 //! So the direct path never decides on its own that arguments are wrong, and what it accepts
 //! it reads to exactly the value serde would: strings borrowed or unescaped the same way
 //! (an escaped string is decoded by `serde_json` itself), numbers with a fraction or an
-//! exponent converted by `serde_json`, free JSON (`serde_json::Value`) parsed by
-//! `serde_json` from its own span of the text, the same nesting limit. The generated tests
+//! exponent converted by `serde_json`, free JSON (`serde_json::Value`) built as
+//! `serde_json` builds it, the same nesting limit. The generated tests
 //! and the `dispatch_args` fuzz target hold it to that: whenever it gives a value, serde
 //! gives an equal one.
 
@@ -440,47 +440,110 @@ impl<'a> ReadDirect<'a> for Cow<'a, str> {
     }
 }
 
-/// Objects and arrays nested in `v`, itself included.
-fn nesting(v: &serde_json::Value) -> u32 {
-    match v {
-        serde_json::Value::Array(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),
-        serde_json::Value::Object(m) => 1 + m.values().map(nesting).max().unwrap_or(0),
-        _ => 0,
-    }
-}
-
 impl<'a> Reader<'a> {
-    /// Free JSON at the cursor, parsed by `serde_json` where it stands (it says where the
-    /// value ends), no deeper than the in-stream parse would allow.
-    fn free_json<T: serde::Deserialize<'a>>(&mut self, depth: impl Fn(&T) -> u32) -> Direct<T> {
-        let rest = self.text.get(self.pos..).ok_or(Fallback)?;
-        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<T>();
-        let value = match values.next() {
-            Some(Ok(v)) => v,
-            _ => return Err(Fallback),
-        };
-        if self.depth + depth(&value) > MAX_DEPTH {
-            return Err(Fallback);
+    /// Free JSON at the cursor, built as `serde_json` builds a `Value`: integers of at most
+    /// 18 digits read here (as `serde_json` reads them: positive ones unsigned, negative ones
+    /// signed), any other number by `serde_json` from its own text, a repeated key keeping
+    /// its last value.
+    fn json_value(&mut self) -> Direct<serde_json::Value> {
+        use serde_json::Value;
+        match self.peek() {
+            Some(b'"') => Ok(Value::String(self.cow_str()?.into_owned())),
+            Some(b'{') => Ok(Value::Object(self.json_object()?)),
+            Some(b'[') => {
+                self.pos += 1;
+                self.enter()?;
+                let mut items = Vec::new();
+                self.skip_ws();
+                if self.peek() == Some(b']') {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Ok(Value::Array(items));
+                }
+                loop {
+                    self.skip_ws();
+                    items.push(self.json_value()?);
+                    self.skip_ws();
+                    match self.peek() {
+                        Some(b',') => self.pos += 1,
+                        Some(b']') => {
+                            self.pos += 1;
+                            self.depth -= 1;
+                            return Ok(Value::Array(items));
+                        }
+                        _ => return Err(Fallback),
+                    }
+                }
+            }
+            Some(b't') => self.literal(b"true", Value::Bool(true)),
+            Some(b'f') => self.literal(b"false", Value::Bool(false)),
+            Some(b'n') => self.literal(b"null", Value::Null),
+            Some(b'-' | b'0'..=b'9') => {
+                if let Ok(n) = self.integer() {
+                    return Ok(Value::from(n));
+                }
+                let bytes = self.text.as_bytes();
+                let start = self.pos;
+                let mut end = start;
+                while bytes.get(end).is_some_and(|b| {
+                    b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-')
+                }) {
+                    end += 1;
+                }
+                let text = self.text.get(start..end).ok_or(Fallback)?;
+                match serde_json::from_str::<Value>(text) {
+                    Ok(n @ Value::Number(_)) => {
+                        self.pos = end;
+                        Ok(n)
+                    }
+                    _ => Err(Fallback),
+                }
+            }
+            _ => Err(Fallback),
         }
-        self.pos += values.byte_offset();
-        Ok(value)
+    }
+
+    fn literal(&mut self, word: &[u8], value: serde_json::Value) -> Direct<serde_json::Value> {
+        if self
+            .text
+            .as_bytes()
+            .get(self.pos..)
+            .is_some_and(|rest| rest.starts_with(word))
+        {
+            self.pos += word.len();
+            Ok(value)
+        } else {
+            Err(Fallback)
+        }
+    }
+
+    fn json_object(&mut self) -> Direct<serde_json::Map<String, serde_json::Value>> {
+        let mut map = serde_json::Map::new();
+        let mut more = self.object_start()?;
+        while more {
+            self.skip_ws();
+            let key = self.cow_str()?.into_owned();
+            self.expect(b':')?;
+            self.skip_ws();
+            let value = self.json_value()?;
+            map.insert(key, value);
+            more = self.object_next()?;
+        }
+        Ok(map)
     }
 }
 
 impl<'a> ReadDirect<'a> for serde_json::Value {
     #[inline]
     fn read(r: &mut Reader<'a>) -> Direct<Self> {
-        r.free_json(nesting)
+        r.json_value()
     }
 }
 
 impl<'a> ReadDirect<'a> for serde_json::Map<String, serde_json::Value> {
     #[inline]
     fn read(r: &mut Reader<'a>) -> Direct<Self> {
-        if r.peek() != Some(b'{') {
-            return Err(Fallback);
-        }
-        r.free_json(|m: &Self| 1 + m.values().map(nesting).max().unwrap_or(0))
+        r.json_object()
     }
 }
 
