@@ -5,17 +5,17 @@
 //! read by [`read`]: the generated [`ReadDirect`] impl of the argument type walks the text
 //! once, matching the field names it knows as bytes and building the typed value as it goes.
 //! It takes only the common, plain shape of a call: every field at most once, no escapes in
-//! field names or enum values, integers written as integers, no field a struct does not
-//! know. Anything else gives [`Fallback`], and the caller parses the same text with
-//! `serde_json` and the type's derived `Deserialize`, which decides and words any refusal.
+//! field names or enum values, integers written as integers, no unknown field where the
+//! struct denies them. Anything else gives [`Fallback`], and the caller parses the same text
+//! with `serde_json` and the type's derived `Deserialize`, which decides and words any
+//! refusal.
 //!
 //! So the direct path never decides on its own that arguments are wrong, and what it accepts
-//! it reads to exactly the value serde would: strings borrowed or unescaped the same way
-//! (an escaped string is decoded by `serde_json` itself), numbers with a fraction or an
-//! exponent converted by `serde_json`, free JSON (`serde_json::Value`) built as
-//! `serde_json` builds it, the same nesting limit. The generated tests
-//! and the `dispatch_args` fuzz target hold it to that: whenever it gives a value, serde
-//! gives an equal one.
+//! it reads to exactly the value serde would: strings borrowed, or unescaped by `serde_json`
+//! itself; numbers with a fraction or an exponent converted by `serde_json`; free JSON
+//! (`serde_json::Value`) built as `serde_json` builds it; nesting well within serde_json's
+//! limit. `generated/tests/direct.rs` and the `dispatch_args` fuzz target hold it to that
+//! with [`compare`]: whenever it gives a value, serde gives an equal one.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -257,65 +257,10 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// A member the struct has no field for, which it ignores: skipped, after `serde_json`
-    /// has checked that it is JSON (as serde's `IgnoredAny` would).
+    /// A member the struct has no field for, which it ignores: read as free JSON and
+    /// dropped (serde's `IgnoredAny` also reads it whole, refusing what is not JSON).
     pub fn ignore(&mut self) -> Direct<()> {
-        let span = self.value_span()?;
-        serde_json::from_str::<serde::de::IgnoredAny>(span).map_err(|_| Fallback)?;
-        Ok(())
-    }
-
-    /// The text of the value at the cursor, which the cursor moves past. The value is not
-    /// checked beyond finding where it ends: the caller gives the span to `serde_json`.
-    fn value_span(&mut self) -> Direct<&'a str> {
-        let bytes = self.text.as_bytes();
-        let start = self.pos;
-        let end = match bytes.get(start) {
-            None => return Err(Fallback),
-            Some(b'"') => self.string_end(start)?,
-            Some(b'{' | b'[') => {
-                let mut i = start;
-                let mut depth = 0u32;
-                loop {
-                    match bytes.get(i) {
-                        None => return Err(Fallback),
-                        Some(b'"') => i = self.string_end(i)?,
-                        Some(b'{' | b'[') => {
-                            depth += 1;
-                            if self.depth + depth > MAX_DEPTH {
-                                return Err(Fallback);
-                            }
-                            i += 1;
-                        }
-                        Some(b'}' | b']') => {
-                            depth -= 1;
-                            i += 1;
-                            if depth == 0 {
-                                break i;
-                            }
-                        }
-                        Some(_) => i += 1,
-                    }
-                }
-            }
-            Some(_) => {
-                // A number or a literal: up to the next delimiter.
-                let mut i = start;
-                while let Some(&b) = bytes.get(i) {
-                    if matches!(b, b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t') {
-                        break;
-                    }
-                    i += 1;
-                }
-                i
-            }
-        };
-        let span = self.text.get(start..end).ok_or(Fallback)?;
-        if span.is_empty() {
-            return Err(Fallback);
-        }
-        self.pos = end;
-        Ok(span)
+        self.json_value().map(drop)
     }
 
     /// An integer written as one (`-?(0|[1-9][0-9]*)`, at most 18 digits, so it fits `i64`).
@@ -383,17 +328,25 @@ impl<'a> Reader<'a> {
             let x = n as f64;
             return Ok(if negative { -x } else { x });
         }
-        while let Some(b) = bytes.get(i) {
-            if b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-') {
-                i += 1;
-            } else {
-                break;
-            }
-        }
-        let text = self.text.get(start..i).ok_or(Fallback)?;
+        let end = self.number_end(i);
+        let text = self.text.get(start..end).ok_or(Fallback)?;
         let x: f64 = serde_json::from_str(text).map_err(|_| Fallback)?;
-        self.pos = i;
+        self.pos = end;
         Ok(x)
+    }
+
+    /// Where the characters a JSON number may hold stop, from `from` (the text handed to
+    /// `serde_json`, which checks the number's grammar).
+    fn number_end(&self, from: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let mut i = from;
+        while bytes
+            .get(i)
+            .is_some_and(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+        {
+            i += 1;
+        }
+        i
     }
 
     /// A string without escapes, for matching against an enum's wire names.
@@ -450,31 +403,7 @@ impl<'a> Reader<'a> {
         match self.peek() {
             Some(b'"') => Ok(Value::String(self.cow_str()?.into_owned())),
             Some(b'{') => Ok(Value::Object(self.json_object()?)),
-            Some(b'[') => {
-                self.pos += 1;
-                self.enter()?;
-                let mut items = Vec::new();
-                self.skip_ws();
-                if self.peek() == Some(b']') {
-                    self.pos += 1;
-                    self.depth -= 1;
-                    return Ok(Value::Array(items));
-                }
-                loop {
-                    self.skip_ws();
-                    items.push(self.json_value()?);
-                    self.skip_ws();
-                    match self.peek() {
-                        Some(b',') => self.pos += 1,
-                        Some(b']') => {
-                            self.pos += 1;
-                            self.depth -= 1;
-                            return Ok(Value::Array(items));
-                        }
-                        _ => return Err(Fallback),
-                    }
-                }
-            }
+            Some(b'[') => self.array(Self::json_value).map(Value::Array),
             Some(b't') => self.literal(b"true", Value::Bool(true)),
             Some(b'f') => self.literal(b"false", Value::Bool(false)),
             Some(b'n') => self.literal(b"null", Value::Null),
@@ -482,14 +411,8 @@ impl<'a> Reader<'a> {
                 if let Ok(n) = self.integer() {
                     return Ok(Value::from(n));
                 }
-                let bytes = self.text.as_bytes();
                 let start = self.pos;
-                let mut end = start;
-                while bytes.get(end).is_some_and(|b| {
-                    b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-')
-                }) {
-                    end += 1;
-                }
+                let end = self.number_end(start);
                 let text = self.text.get(start..end).ok_or(Fallback)?;
                 match serde_json::from_str::<Value>(text) {
                     Ok(n @ Value::Number(_)) => {
@@ -500,6 +423,36 @@ impl<'a> Reader<'a> {
                 }
             }
             _ => Err(Fallback),
+        }
+    }
+
+    /// An array at the cursor, each item read by `item`.
+    fn array<T>(&mut self, mut item: impl FnMut(&mut Self) -> Direct<T>) -> Direct<Vec<T>> {
+        if self.peek() != Some(b'[') {
+            return Err(Fallback);
+        }
+        self.pos += 1;
+        self.enter()?;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(items);
+        }
+        loop {
+            self.skip_ws();
+            items.push(item(self)?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Ok(items);
+                }
+                _ => return Err(Fallback),
+            }
         }
     }
 
@@ -548,33 +501,9 @@ impl<'a> ReadDirect<'a> for serde_json::Map<String, serde_json::Value> {
 }
 
 impl<'a, T: ReadDirect<'a>> ReadDirect<'a> for Vec<T> {
+    #[inline]
     fn read(r: &mut Reader<'a>) -> Direct<Self> {
-        if r.peek() != Some(b'[') {
-            return Err(Fallback);
-        }
-        r.pos += 1;
-        r.enter()?;
-        let mut out = Vec::new();
-        r.skip_ws();
-        if r.peek() == Some(b']') {
-            r.pos += 1;
-            r.depth -= 1;
-            return Ok(out);
-        }
-        loop {
-            r.skip_ws();
-            out.push(T::read(r)?);
-            r.skip_ws();
-            match r.peek() {
-                Some(b',') => r.pos += 1,
-                Some(b']') => {
-                    r.pos += 1;
-                    r.depth -= 1;
-                    return Ok(out);
-                }
-                _ => return Err(Fallback),
-            }
-        }
+        r.array(T::read)
     }
 }
 
