@@ -10,8 +10,9 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde::de::IgnoredAny;
-use toolgate_benches::{CALLS, served_schemas, typed_dispatch};
+use toolgate_benches::{CALLS, argument_type, served_schemas, typed_dispatch};
 use toolgate_generated::maetra;
+use toolgate_schema::runtime::direct::Agreement;
 
 fn dispatch(c: &mut Criterion) {
     let maetra_session = maetra::Session::resolve("task_guard,secure,govern");
@@ -23,8 +24,15 @@ fn dispatch(c: &mut Criterion) {
         .iter()
         .map(|c| serde_json::from_str(c.arguments).unwrap())
         .collect();
-    // Every call is valid for both paths, from both inputs.
+    // Every call is valid for both paths, from both inputs, and as text it is read by the
+    // generated direct path (to the value serde reads), not left to serde.
     for (call, value) in CALLS.iter().zip(&parsed) {
+        assert_eq!(
+            (argument_type(call).compare_direct)(call.arguments),
+            Agreement::Same,
+            "{}",
+            call.tool
+        );
         assert!(
             validators[&(call.catalog, call.tool)].is_valid(value),
             "{}",

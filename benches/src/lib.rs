@@ -131,6 +131,19 @@ pub fn typed_dispatch<'a, A: toolgate_schema::runtime::RawArguments<'a>>(
     }
 }
 
+/// The generated argument type `call` is read as in the benchmarked sessions (tatara's
+/// `implement` profile, maetra with every capability).
+pub fn argument_type(call: &Call) -> &'static toolgate_schema::runtime::ArgumentType {
+    let (types, profile) = match call.catalog {
+        "tatara" => (tatara::ARGUMENT_TYPES, "implement"),
+        _ => (maetra::ARGUMENT_TYPES, ""),
+    };
+    types
+        .iter()
+        .find(|t| t.tool == call.tool && (profile.is_empty() || t.profiles.contains(&profile)))
+        .unwrap_or_else(|| panic!("no argument type for {}", call.tool))
+}
+
 /// A handler that does nothing with the typed arguments it receives.
 pub struct Sink;
 
