@@ -1434,8 +1434,6 @@ impl Module<'_> {
     }
 }
 
-/// `schemars(extend(...))` attributes carrying a field's constraints, so that the schema
-/// schemars derives from the type states them too.
 /// `impl ReadDirect` for a generated struct: one pass over the members, each matched by
 /// its name as bytes into a local, then the struct built from the locals (a required field
 /// missing, a member given twice, or one a struct that denies unknown fields does not know:
@@ -1515,6 +1513,8 @@ fn read_direct_impl(
     }
 }
 
+/// `schemars(extend(...))` attributes carrying a field's constraints, so that the schema
+/// schemars derives from the type states them too.
 fn constraint_extensions(schema: &Schema) -> Vec<TokenStream> {
     let mut out = Vec::new();
     let mut put = |key: &str, v: Value| {
