@@ -228,6 +228,25 @@ impl Session {
             expect,
         ));
     }
+
+    /// A valid call of `served` from its generated example (every property filled in with
+    /// `full`, else only the required ones), expecting the typed echo.
+    fn call_example(
+        &mut self,
+        catalog: &str,
+        requested: &str,
+        served: &toolgate_schema::Served<'_>,
+        full: bool,
+    ) {
+        let args = example(&served.entry.input_schema, full);
+        let expect = expect_bundled(catalog, requested, &served.tool.name, &args);
+        assert!(
+            matches!(expect, Expect::Echo { .. }),
+            "the generated example for {} ({requested}) is refused: {args}",
+            served.tool.name
+        );
+        self.call(&served.tool.name, args, expect);
+    }
 }
 
 /// The expectation for a call, from the generated code in process (bundled catalogs) or
@@ -289,14 +308,7 @@ fn bundled_session(catalog: &str, requested: &str, by_env: bool, mode: &'static 
     let tools = constant_tools(catalog, requested);
     session.list(served_names(&s, requested), tools.clone());
     for served in s.served(&resolved) {
-        let args = example(&served.entry.input_schema, true);
-        let expect = expect_bundled(catalog, requested, &served.tool.name, &args);
-        assert!(
-            matches!(expect, Expect::Echo { .. }),
-            "the generated example for {} ({requested}) is refused: {args}",
-            served.tool.name
-        );
-        session.call(&served.tool.name, args, expect);
+        session.call_example(catalog, requested, &served, true);
     }
     session.list(served_names(&s, requested), tools);
     session
@@ -426,14 +438,7 @@ fn plan() -> Vec<Session> {
         );
         for served in s.served(&s.resolve(requested)) {
             for full in [true, false] {
-                let args = example(&served.entry.input_schema, full);
-                let expect = expect_bundled(catalog, requested, &served.tool.name, &args);
-                assert!(
-                    matches!(expect, Expect::Echo { .. }),
-                    "{}",
-                    served.tool.name
-                );
-                session.call(&served.tool.name, args, expect);
+                session.call_example(catalog, requested, &served, full);
             }
         }
         let (tool, args) = if catalog == "tatara" {
