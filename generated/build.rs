@@ -1,11 +1,12 @@
 //! Rebuild when a file is added to or removed from a bundled catalog: `include_bytes!` only
-//! tracks the files that existed at the last build.
+//! tracks the files that existed at the last build. `catalogs/tatara` and `catalogs/maetra`
+//! are links to `../schema/`, followed by cargo when it packages the crate.
 fn main() {
     for dir in [
-        "../schema/tatara",
-        "../schema/tatara/tools",
-        "../schema/maetra",
-        "../schema/maetra/tools",
+        "catalogs/tatara",
+        "catalogs/tatara/tools",
+        "catalogs/maetra",
+        "catalogs/maetra/tools",
     ] {
         println!("cargo::rerun-if-changed={dir}");
     }

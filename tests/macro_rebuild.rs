@@ -73,14 +73,14 @@ edition = "2024"
 publish = false
 
 [dependencies]
-toolgate-schema = {{ path = "{schema}" }}
+toolgate-runtime = {{ path = "{runtime}" }}
 toolgate-macros = {{ path = "{macros}" }}
 serde = {{ version = "1", features = ["derive"] }}
 serde_json = "1"
 
 [workspace]
 "#,
-            schema = root.join("schema").display(),
+            runtime = root.join("runtime").display(),
             macros = root.join("macros").display(),
         ),
     );

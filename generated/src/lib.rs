@@ -11,12 +11,12 @@
 
 /// tatara: 21 tools gated by 7 agent profiles (`TATARA_TOOL_PROFILE`).
 pub mod tatara {
-    toolgate_macros::catalog!("../schema/tatara");
+    toolgate_macros::catalog!("catalogs/tatara");
 }
 
 /// maetra: 18 tools gated by 3 capabilities that combine (`MAETRA_CAPABILITIES`).
 pub mod maetra {
-    toolgate_macros::catalog!("../schema/maetra");
+    toolgate_macros::catalog!("catalogs/maetra");
 }
 
 /// A catalog's files as compiled in: path relative to the catalog folder, and bytes.

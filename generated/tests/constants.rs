@@ -125,7 +125,8 @@ fn sessions_resolve_from_the_environment_variable_name() {
     assert_eq!(s.tools_list_json(), tatara::FAIL_CLOSED_TOOLS_LIST_JSON);
 }
 
-/// A profile type without compiled-in lists: sessions build theirs from the manifest.
+/// A profile type without compiled-in lists: sessions compose theirs from the served
+/// entries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct NoLists(maetra::Profile);
 
@@ -140,7 +141,8 @@ impl CatalogProfile for NoLists {
     const SELECTOR_ENV: &'static str = maetra::SELECTOR_ENV;
     const COMBINE: bool = true;
     const ALWAYS_ON: &'static [&'static str] = maetra::ALWAYS_ON;
-    const MANIFEST_JSON: &'static str = maetra::MANIFEST_JSON;
+    const SERVED: &'static [toolgate_runtime::ServedEntry] =
+        <maetra::Profile as CatalogProfile>::SERVED;
     fn name(self) -> &'static str {
         self.0.name()
     }
@@ -153,13 +155,10 @@ impl CatalogProfile for NoLists {
 }
 
 #[test]
-fn sessions_without_a_constant_build_the_same_list_from_the_manifest() {
+fn sessions_without_a_constant_compose_the_same_list() {
     for requested in selector_values::<maetra::Profile>() {
         let with = maetra::Session::resolve(&requested);
         let without = toolgate_schema::runtime::Session::<NoLists>::resolve(&requested);
-        if with.is_fail_closed() {
-            continue;
-        }
         assert_eq!(
             with.tools_list_json(),
             without.tools_list_json(),

@@ -76,7 +76,8 @@ pub struct Config {
     pub path: Option<PathBuf>,
     /// The folder globs are relative to.
     pub base: PathBuf,
-    /// `catalog`, resolved against the file's folder when it is a path.
+    /// `catalog` as written: a bundled catalog's name, or a folder relative to [`Config::base`]
+    /// ([`Config::catalog_for`] tells which).
     pub catalog: Option<String>,
     /// `manifest`, resolved against the file's folder.
     pub manifest: Option<PathBuf>,
@@ -93,6 +94,18 @@ pub struct Config {
 }
 
 impl Config {
+    /// `catalog` as the command line would take it: unchanged when `is_bundled` says it names
+    /// a catalog the caller has built in, else a folder resolved against the file's folder.
+    /// The lint knows no bundled catalog itself; the CLI does.
+    pub fn catalog_for(&self, is_bundled: impl Fn(&str) -> bool) -> Option<String> {
+        let c = self.catalog.as_ref()?;
+        Some(if is_bundled(c) {
+            c.clone()
+        } else {
+            self.base.join(c).display().to_string()
+        })
+    }
+
     /// The defaults, with globs relative to `base`.
     pub fn defaults(base: PathBuf) -> Config {
         Config {
@@ -141,14 +154,7 @@ impl Config {
         if file.catalog.is_some() && file.manifest.is_some() {
             return Err(format!("{shown}: give `catalog` or `manifest`, not both"));
         }
-        config.catalog = file.catalog.map(|c| {
-            let bundled = toolgate_generated::BUNDLED.iter().any(|(n, _)| *n == c);
-            if bundled {
-                c
-            } else {
-                base.join(&c).display().to_string()
-            }
-        });
+        config.catalog = file.catalog;
         config.manifest = file.manifest.map(|m| base.join(m));
         if let Some(include) = file.include {
             config.include = build_set(include.iter().map(String::as_str))

@@ -1,17 +1,18 @@
-//! toolgate-lint: the skill lint and the `toolgate` command line.
+//! toolgate-lint: the skill lint as a library, with one entry point ([`run`]: configuration
+//! -> walk -> scan -> check -> findings), rendering apart ([`render`]). It knows no command
+//! line, no MCP transport and no bundled catalog: the `toolgate` CLI gives it a surface.
 //!
 //! The lint engine, one module per concern: [`scan`] (where calls can be in Markdown),
 //! [`args`] (the argument parser), [`frontmatter`] (YAML), [`check`] (a call against the
 //! surface), [`rules`] (names and explanations), [`negation`] and [`markers`] (what does not
 //! count), [`lint`] (one file), [`fix`] (`--fix`, `--diff`), [`config`], [`walk`],
-//! [`baseline`] and [`render`].
+//! [`baseline`], [`run`] and [`render`].
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod args;
 pub mod baseline;
 pub mod check;
-pub mod cli;
 pub mod config;
 pub mod finding;
 pub mod fix;
@@ -21,6 +22,7 @@ pub mod markers;
 pub mod negation;
 pub mod render;
 pub mod rules;
+pub mod run;
 pub mod scan;
 pub mod text;
 pub mod walk;

@@ -1,9 +1,9 @@
 //! `catalog!`: expands a toolgate catalog folder into Rust at compile time.
 //!
 //! The macro is a thin shell: it finds the folder, asks `toolgate-schema` to load and check
-//! it, and returns the tokens of its generator (`toolgate_schema::codegen::generate`), or
-//! every catalog error at once, each naming the file and line:column and pointed at the
-//! macro call.
+//! it, and returns the tokens of the generator (`toolgate_codegen::generate`), or every
+//! catalog error at once, each naming the file and line:column and pointed at the macro
+//! call.
 //!
 //! ```ignore
 //! pub mod tatara {
@@ -18,10 +18,14 @@
 //!
 //! Options after the path, separated by commas:
 //! - `schemars`: also derive `schemars::JsonSchema` on every argument type (the crate then
-//!   needs `schemars`).
+//!   needs `schemars`);
+//! - `crate = path`: the path by which the generated code names `toolgate-runtime`, where the
+//!   invoking crate renamed it in its `Cargo.toml` or re-exports it (as serde's
+//!   `#[serde(crate = "...")]`): `catalog!("schema/demo", crate = ::my_sdk::runtime)`.
 //!
-//! The generated code refers to `::toolgate_schema`, `::serde` and `::serde_json`, which the
-//! invoking crate must depend on. The compiler rebuilds it when a catalog file changes (each
+//! The generated code refers to `::toolgate_runtime` (or the `crate` path), `::serde` and
+//! `::serde_json`, which the invoking crate must depend on: a proc-macro crate cannot
+//! re-export them. It needs nothing of the catalog loader at run time. The compiler rebuilds it when a catalog file changes (each
 //! file is read with `include_bytes!`); to see a file added or removed, give the crate a
 //! `build.rs` that prints `cargo::rerun-if-changed=<catalog folder>`.
 
@@ -32,7 +36,7 @@ use std::path::{Path, PathBuf};
 use proc_macro::TokenStream;
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token};
-use toolgate_schema::codegen::{Input, Options, generate};
+use toolgate_codegen::{Input, Options, generate};
 use toolgate_schema::{Diagnostic, Errors};
 
 /// The variable naming a folder that catalog paths are tried against when they are not found
@@ -53,13 +57,22 @@ impl Parse for Args {
             if input.is_empty() {
                 break;
             }
+            if input.peek(Token![crate]) {
+                input.parse::<Token![crate]>()?;
+                input.parse::<Token![=]>()?;
+                let path: syn::Path = input.parse()?;
+                // Path tokens are identifiers and `::`: their text without spaces is the
+                // path again, usable inside serde's string attributes too.
+                options.runtime = quote::quote!(#path).to_string().replace(' ', "");
+                continue;
+            }
             let option: Ident = input.parse()?;
             match option.to_string().as_str() {
                 "schemars" => options.schemars = true,
                 other => {
                     return Err(syn::Error::new(
                         option.span(),
-                        format!("unknown option `{other}` (known: schemars)"),
+                        format!("unknown option `{other}` (known: schemars, crate = path)"),
                     ));
                 }
             }
@@ -138,7 +151,7 @@ fn expand(args: &Args) -> syn::Result<proc_macro2::TokenStream> {
         display,
         sources: &sources,
         include: &include,
-        options: args.options,
+        options: &args.options,
     };
     generate(&input).map_err(|Errors(errors)| errors_at(span, &errors))
 }

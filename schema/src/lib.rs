@@ -1,5 +1,7 @@
-//! toolgate-schema: load a catalog folder, check it, resolve profiles, and build what is
-//! served from it (each profile's `tools/list`, the manifest).
+//! toolgate-schema: the catalog. Load a catalog folder with located errors, check it,
+//! resolve profiles, build what is served from it (each profile's `tools/list`, the
+//! manifest) and diff two surfaces. It builds on `toolgate-runtime`'s schema model and
+//! generates no code (that is `toolgate-codegen`).
 //!
 //! A catalog is one folder: `profiles.json` (the matrix: which profile sees which tool) and
 //! `tools/*.json` (one JSON Schema per tool, or per variant). The format is described in
@@ -18,19 +20,17 @@
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
-#[cfg(feature = "codegen")]
-pub mod codegen;
-pub mod diag;
 pub mod diff;
 pub mod files;
-pub mod json;
 pub mod load;
-pub mod locate;
-pub mod model;
-pub mod runtime;
 pub mod suggest;
 pub mod surface;
-pub mod validate;
+
+// The schema model, its JSON value, located errors and the validator belong to the run time
+// (generated code needs them without the loader); the catalog builds on them under the same
+// paths.
+pub use toolgate_runtime as runtime;
+pub use toolgate_runtime::{diag, json, locate, model, validate};
 
 pub use diag::{Diagnostic, Errors};
 pub use load::{Catalog, SourceFile, load_dir, load_dir_as, load_sources};

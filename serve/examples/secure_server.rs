@@ -2,7 +2,7 @@
 //! its own crate: `catalog!` types the tools, `toolgate-serve` puts them on MCP over stdio.
 //! The README shows this file, and a test keeps the two equal.
 
-// The crate depends on toolgate-macros, toolgate-schema, toolgate-serve, serde and
+// The crate depends on toolgate-macros, toolgate-runtime, toolgate-serve, serde and
 // serde_json; the path is relative to its Cargo.toml.
 mod maetra {
     toolgate_macros::catalog!("../schema/maetra");

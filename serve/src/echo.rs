@@ -6,10 +6,11 @@
 //! and client code can be run against it to check that every call they make is one the
 //! profile may make, with arguments the schema accepts.
 //!
-//! - A bundled catalog (`tatara`, `maetra`) goes through the code `catalog!` generated: the
-//!   session's dispatch parses the arguments into the typed argument struct of the tool (the
-//!   profile's own type, so refine's `mr_write` cannot hold `action: "open"`), and the
-//!   generated `EchoHandler` serializes that typed value back, defaults filled in.
+//! - A catalog expanded by `catalog!` (the CLI's bundled `tatara` and `maetra`) goes through
+//!   its generated code ([`generated`]): the session's dispatch parses the arguments into the
+//!   typed argument struct of the tool (the profile's own type, so refine's `mr_write` cannot
+//!   hold `action: "open"`), and the generated `EchoHandler` serializes that typed value
+//!   back, defaults filled in.
 //! - A catalog folder has no generated types: each call is checked against the input schema
 //!   the session is served with the run-time validator (`toolgate_schema::validate`), which
 //!   words every refusal for the generated code too, so the messages are the same. The
@@ -20,34 +21,40 @@
 
 use std::collections::HashMap;
 
-use toolgate_generated::{maetra, tatara};
+use toolgate_runtime::model::Schema;
+use toolgate_runtime::{CallError, CatalogProfile, Source, as_typed, check_arguments, echo};
 use toolgate_schema::json::to_pretty;
-use toolgate_schema::model::Schema;
-use toolgate_schema::runtime::{CallError, Source, as_typed, check_arguments, echo};
 use toolgate_schema::{Session, Surface};
 
 use crate::{Backend, JsonObject, Reply, ServeError, ToolServer};
 
+/// A generated catalog's dispatch for one session, with its `EchoHandler`.
+type GeneratedDispatch =
+    Box<dyn Fn(&str, &JsonObject) -> Result<serde_json::Value, CallError> + Send + Sync>;
+
 /// The echo backend of one session.
-#[derive(Debug)]
 pub enum EchoBackend {
-    /// The bundled `tatara` catalog, through its generated dispatch and `EchoHandler`.
-    Tatara(tatara::Session),
-    /// The bundled `maetra` catalog, through its generated dispatch and `EchoHandler`.
-    Maetra(maetra::Session),
+    /// A catalog expanded by `catalog!`, through its generated dispatch and `EchoHandler`.
+    Generated(GeneratedDispatch),
     /// A catalog folder, through the run-time validator.
     Folder(FolderEcho),
+}
+
+impl std::fmt::Debug for EchoBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EchoBackend::Generated(_) => f.write_str("EchoBackend::Generated(..)"),
+            EchoBackend::Folder(folder) => {
+                f.debug_tuple("EchoBackend::Folder").field(folder).finish()
+            }
+        }
+    }
 }
 
 impl Backend for EchoBackend {
     fn call(&self, tool: &str, arguments: &JsonObject) -> Result<Reply, CallError> {
         match self {
-            EchoBackend::Tatara(session) => {
-                tatara::dispatch(session, &tatara::EchoHandler, tool, arguments).map(Reply::from)
-            }
-            EchoBackend::Maetra(session) => {
-                maetra::dispatch(session, &maetra::EchoHandler, tool, arguments).map(Reply::from)
-            }
+            EchoBackend::Generated(dispatch) => dispatch(tool, arguments).map(Reply::from),
             EchoBackend::Folder(folder) => folder.call(tool, arguments),
         }
     }
@@ -123,50 +130,40 @@ fn instructions(catalog: &str, profiles: &[String]) -> String {
     )
 }
 
-fn session_of<P: toolgate_schema::runtime::CatalogProfile>(
+/// The echo session of a catalog expanded by `catalog!`, for a resolved `session`:
+/// `tools/list` is the session's compiled-in constant, and each call goes through `dispatch`
+/// (the catalog's generated `dispatch` with its `EchoHandler`:
+/// `|s, tool, args| tatara::dispatch(s, &tatara::EchoHandler, tool, args)`).
+pub fn generated<P, F>(
     catalog: &str,
-    session: &toolgate_schema::runtime::Session<P>,
-    backend: impl FnOnce() -> EchoBackend,
-) -> Result<EchoSession, ServeError> {
+    session: toolgate_runtime::Session<P>,
+    dispatch: F,
+) -> Result<EchoSession, ServeError>
+where
+    P: CatalogProfile + Send + Sync,
+    F: Fn(&toolgate_runtime::Session<P>, &str, &JsonObject) -> Result<serde_json::Value, CallError>
+        + Send
+        + Sync
+        + 'static,
+{
     let profiles: Vec<String> = session
         .profiles()
         .iter()
         .map(|p| p.name().to_string())
         .collect();
-    let server = ToolServer::new(&session.tools_list_json(), backend())?
-        .with_instructions(instructions(catalog, &profiles));
+    let warning = session.warning().map(str::to_string);
+    let list = session.tools_list_json().into_owned();
+    let backend = EchoBackend::Generated(Box::new(move |tool, arguments| {
+        dispatch(&session, tool, arguments)
+    }));
+    let server =
+        ToolServer::new(&list, backend)?.with_instructions(instructions(catalog, &profiles));
     Ok(EchoSession {
         server,
-        warning: session.warning().map(str::to_string),
+        warning,
         profiles,
         catalog: catalog.to_string(),
     })
-}
-
-/// The echo session of a bundled catalog for a selector value (`--profile`, or the
-/// selector's environment variable: `source`, which a fail-closed warning names), resolved
-/// fail closed; `None` when `catalog` is not bundled. `tools/list` is the compiled-in
-/// constant of the session.
-pub fn bundled(
-    catalog: &str,
-    requested: &str,
-    source: Source<'_>,
-) -> Option<Result<EchoSession, ServeError>> {
-    match catalog {
-        "tatara" => {
-            let session = tatara::Session::resolve_from(requested, source);
-            Some(session_of(catalog, &session, || {
-                EchoBackend::Tatara(session.clone())
-            }))
-        }
-        "maetra" => {
-            let session = maetra::Session::resolve_from(requested, source);
-            Some(session_of(catalog, &session, || {
-                EchoBackend::Maetra(session.clone())
-            }))
-        }
-        _ => None,
-    }
 }
 
 /// The echo session of a catalog folder's surface for a selector value from `source`,

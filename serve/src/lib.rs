@@ -1,9 +1,10 @@
 //! toolgate-serve: the typed handlers that `catalog!` generates, behind an MCP server.
 //!
-//! This crate is the only one of toolgate that depends on an MCP SDK (`rmcp`, the official
-//! Rust SDK) and on an async runtime; the core crates (`toolgate-schema`, `toolgate-macros`,
-//! `toolgate-generated`) do not. The `toolgate` binary includes it through its default
-//! `serve` feature.
+//! This crate is the only library of toolgate that depends on an MCP SDK (`rmcp`, the
+//! official Rust SDK) and on an async runtime; the core crates (`toolgate-runtime`,
+//! `toolgate-schema`, `toolgate-macros`, `toolgate-lint`) do not. It knows no bundled
+//! catalog: the `toolgate` binary hands it one, and includes it through its default `serve`
+//! feature.
 //!
 //! It has two parts:
 //!
@@ -14,8 +15,8 @@
 //!   or not the tool exists elsewhere; arguments that fail the schema are a tool result with
 //!   `isError: true` and a message naming the field.
 //! - [`echo`]: the backend of `toolgate serve`, a contract test double that validates each
-//!   call (through the generated types for a bundled catalog, with the run-time validator for
-//!   a catalog folder) and answers with the arguments it parsed.
+//!   call (through the generated types of a catalog expanded by `catalog!`, with the run-time
+//!   validator for a catalog folder) and answers with the arguments it parsed.
 //!
 //! Wiring a real handler for one profile takes the generated dispatch function of that
 //! profile:

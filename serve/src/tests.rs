@@ -7,6 +7,28 @@ use toolgate_generated::tatara;
 use super::echo::{self, EchoSession};
 use super::*;
 
+/// The echo session of a bundled catalog, as the CLI builds it.
+fn bundled(
+    catalog: &str,
+    requested: &str,
+    source: toolgate_schema::runtime::Source<'_>,
+) -> Option<Result<EchoSession, ServeError>> {
+    use toolgate_generated::maetra;
+    match catalog {
+        "tatara" => Some(echo::generated(
+            catalog,
+            tatara::Session::resolve_from(requested, source),
+            |s, tool, args| tatara::dispatch(s, &tatara::EchoHandler, tool, args),
+        )),
+        "maetra" => Some(echo::generated(
+            catalog,
+            maetra::Session::resolve_from(requested, source),
+            |s, tool, args| maetra::dispatch(s, &maetra::EchoHandler, tool, args),
+        )),
+        _ => None,
+    }
+}
+
 fn catalog_dir(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../schema")
@@ -53,9 +75,7 @@ fn constant_tools(text: &str) -> Value {
 #[test]
 fn served_tools_are_the_constants_tools() {
     for (profile, list) in tatara::TOOLS_LISTS {
-        let session = echo::bundled("tatara", profile, env("tatara"))
-            .unwrap()
-            .unwrap();
+        let session = bundled("tatara", profile, env("tatara")).unwrap().unwrap();
         assert!(session.warning.is_none());
         assert_eq!(
             served_tools(&session.server),
@@ -63,7 +83,7 @@ fn served_tools_are_the_constants_tools() {
             "{profile}"
         );
     }
-    let closed = echo::bundled("tatara", "", env("tatara")).unwrap().unwrap();
+    let closed = bundled("tatara", "", env("tatara")).unwrap().unwrap();
     assert!(closed.warning.is_some());
     assert_eq!(
         served_tools(&closed.server),
@@ -86,7 +106,7 @@ fn served_tools_are_the_constants_tools() {
         "govern,task_guard,secure",
         "nope",
     ] {
-        let bundled = echo::bundled("maetra", requested, env("maetra"))
+        let bundled = bundled("maetra", requested, env("maetra"))
             .unwrap()
             .unwrap();
         let folder = echo::folder(&s, requested, env("maetra")).unwrap();
@@ -99,9 +119,7 @@ fn served_tools_are_the_constants_tools() {
 fn tool_order_and_names_follow_the_surface() {
     let s = surface("tatara");
     for p in &s.profiles {
-        let session = echo::bundled("tatara", &p.name, env("tatara"))
-            .unwrap()
-            .unwrap();
+        let session = bundled("tatara", &p.name, env("tatara")).unwrap().unwrap();
         let names: Vec<String> = session
             .server
             .tools()
@@ -119,9 +137,7 @@ fn tool_order_and_names_follow_the_surface() {
 
 fn both(catalog: &str, requested: &str) -> [EchoSession; 2] {
     [
-        echo::bundled(catalog, requested, env(catalog))
-            .unwrap()
-            .unwrap(),
+        bundled(catalog, requested, env(catalog)).unwrap().unwrap(),
         echo::folder(&surface(catalog), requested, env(catalog)).unwrap(),
     ]
 }
@@ -339,5 +355,5 @@ fn a_bad_tools_list_is_an_error_not_a_panic() {
         ToolServer::new(r#"{"tools": [{"name": 3}]}"#, backend),
         Err(ServeError::ToolsList(_))
     ));
-    assert!(echo::bundled("nope", "x", env("nope")).is_none());
+    assert!(bundled("nope", "x", env("nope")).is_none());
 }

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use toolgate_schema::codegen::{Input, Options, generate};
+use toolgate_codegen::{Input, Options, generate};
 use toolgate_schema::load::{load_sources, read_dir_sources};
 
 fn write(path: &Path, text: &str) {
@@ -98,7 +98,7 @@ fn expansion(dir: &Path) -> (Duration, usize) {
             display: &display,
             sources: &sources,
             include: &include,
-            options: Options::default(),
+            options: &Options::default(),
         })
         .expect("generates");
         size = tokens.to_string().len();
@@ -128,8 +128,8 @@ fn demo_crate(dir: &Path, catalog: &Path, repo: &Path) {
     write(
         &dir.join("Cargo.toml"),
         &format!(
-            "[package]\nname = \"scale-demo\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\ntoolgate-schema = {{ path = \"{}\" }}\ntoolgate-macros = {{ path = \"{}\" }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n\n[workspace]\n",
-            repo.join("schema").display(),
+            "[package]\nname = \"scale-demo\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\ntoolgate-runtime = {{ path = \"{}\" }}\ntoolgate-macros = {{ path = \"{}\" }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n\n[workspace]\n",
+            repo.join("runtime").display(),
             repo.join("macros").display()
         ),
     );

@@ -3,10 +3,12 @@
 use std::path::{Path, PathBuf};
 
 use super::{Input, Options, generate};
-use crate::load::{SourceFile, load_sources, read_dir_sources};
+use toolgate_schema::load::{SourceFile, load_sources, read_dir_sources};
 
-fn bundled(name: &str) -> (crate::Catalog, Vec<SourceFile>, PathBuf) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
+fn bundled(name: &str) -> (toolgate_schema::Catalog, Vec<SourceFile>, PathBuf) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../schema")
+        .join(name);
     let display = PathBuf::from("schema").join(name);
     let (sources, errors) = read_dir_sources(&dir, &display);
     assert!(errors.is_empty(), "{errors:?}");
@@ -21,7 +23,7 @@ fn expand(name: &str) -> String {
         display: &display,
         sources: &sources,
         include: &[],
-        options: Options::default(),
+        options: &Options::default(),
     };
     match generate(&input) {
         Ok(tokens) => tokens.to_string(),
@@ -84,7 +86,7 @@ fn expand_files(files: Vec<SourceFile>) -> Result<String, Vec<String>> {
             "profiles.json".to_string(),
             "/abs/demo/profiles.json".to_string(),
         )],
-        options: Options::default(),
+        options: &Options::default(),
     };
     generate(&input)
         .map(|t| t.to_string())
@@ -123,13 +125,13 @@ fn maps_the_schema_subset_to_rust_types() {
     // additionalProperties as a schema: a map, whose keys and values borrow through
     // `de::some_borrowing` (serde's `Cow` impl inside a map would copy).
     assert!(text.contains(
-        "deserialize_with=\"::toolgate_schema::runtime::de::some_borrowing\")]pubmetadata:::core::option::Option<::std::collections::BTreeMap<::std::borrow::Cow<'a,str>,::std::borrow::Cow<'a,str>>>"
+        "deserialize_with=\"::toolgate_runtime::de::some_borrowing\")]pubmetadata:::core::option::Option<::std::collections::BTreeMap<::std::borrow::Cow<'a,str>,::std::borrow::Cow<'a,str>>>"
     ));
     assert!(text.contains("pubfninto_owned(self)->Args<'static>"));
     // A free object, free JSON, nested structs, arrays with bounds.
     assert!(text.contains("pubpatch:::core::option::Option<::serde_json::Map<::std::string::String,::serde_json::Value>>"));
     assert!(text.contains("pubparent:::core::option::Option<IncidentIssueParent<'a>>"));
-    assert!(text.contains("self.proposals.as_ref().is_none_or(|v|::toolgate_schema::runtime::rules::count(v.len(),::core::option::Option::Some(1u64),::core::option::Option::Some(5u64)))"));
+    assert!(text.contains("self.proposals.as_ref().is_none_or(|v|::toolgate_runtime::rules::count(v.len(),::core::option::Option::Some(1u64),::core::option::Option::Some(5u64)))"));
     // A default the code can write is filled in.
     assert!(text.contains("#[serde(default=\"Args::__default_severity\")]pubseverity:Severity"));
     // deny_unknown_fields exactly where additionalProperties is false: incident's nested

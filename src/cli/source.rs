@@ -4,6 +4,11 @@ use std::path::{Path, PathBuf};
 
 use toolgate_schema::{Catalog, Errors, Surface};
 
+/// Whether `name` is a catalog compiled into this binary.
+pub fn is_bundled(name: &str) -> bool {
+    toolgate_generated::BUNDLED.iter().any(|(n, _)| *n == name)
+}
+
 /// The value of `--catalog`: a bundled catalog's name or a catalog folder.
 #[derive(Clone, Debug)]
 pub enum CatalogArg {
@@ -18,8 +23,7 @@ impl CatalogArg {
     /// separator, starts with `.`) or is not a bundled name.
     pub fn parse(value: &str) -> CatalogArg {
         let path_like = value.contains('/') || value.contains('\\') || value.starts_with('.');
-        let bundled = toolgate_generated::BUNDLED.iter().any(|(n, _)| *n == value);
-        if bundled && !path_like {
+        if is_bundled(value) && !path_like {
             CatalogArg::Bundled(value.to_string())
         } else {
             CatalogArg::Dir(PathBuf::from(value))

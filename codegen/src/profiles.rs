@@ -17,10 +17,10 @@ use quote::{format_ident, quote};
 use super::naming::{Scope, camel_ident_text, ident, snake};
 use super::types::{ToolOut, TypeRef};
 use super::{Errs, Loc, Options};
-use crate::json::to_pretty;
-use crate::load::{Catalog, MATRIX_FILE};
-use crate::locate::Pointer;
-use crate::surface::{Entry, Surface, SurfaceTool};
+use toolgate_schema::json::to_pretty;
+use toolgate_schema::load::{Catalog, MATRIX_FILE};
+use toolgate_schema::locate::Pointer;
+use toolgate_schema::surface::{Entry, Surface, SurfaceTool, served_tool_json};
 
 /// Up to this many profiles, a combining catalog gets a compiled-in `tools/list` for every
 /// combination (2^6 - 1 = 63 lists); past it, combinations are built at run time from the
@@ -34,6 +34,8 @@ struct ProfileNames {
 }
 
 struct Method<'a> {
+    /// The path of `toolgate-runtime` ([`Options::runtime_path`]).
+    rt: &'a TokenStream,
     tool: &'a ToolOut,
     ty: TypeRef,
     entry: &'a Entry,
@@ -53,9 +55,10 @@ fn echo_tokens(m: &Method<'_>) -> TokenStream {
     let module = &m.tool.module;
     let ty = m.ty.elided();
     let name = &m.tool.name;
+    let rt = m.rt;
     quote! {
         fn #module(&self, arguments: #module::#ty) -> ::serde_json::Value {
-            ::toolgate_schema::runtime::echo(#name, &arguments)
+            #rt::echo(#name, &arguments)
         }
     }
 }
@@ -66,8 +69,9 @@ fn call_tokens(trait_ident: &Ident, m: &Method<'_>) -> TokenStream {
     // The dispatch function's own `'a` (that of the raw arguments), not a fresh lifetime
     // per arm: one region for the whole match keeps type and borrow checking linear.
     let ty = m.ty.with_a();
+    let rt = m.rt;
     quote! {
-        ::toolgate_schema::runtime::RawArguments::handle(
+        #rt::RawArguments::handle(
             arguments,
             |arguments: #module::#ty| <H as #trait_ident>::#module(handler, arguments),
         )
@@ -81,16 +85,44 @@ fn arm_tokens(trait_ident: &Ident, m: &Method<'_>) -> TokenStream {
 }
 
 fn method_for<'a>(
+    rt: &'a TokenStream,
     tools: &'a [ToolOut],
     surface_tool: &'a SurfaceTool,
     entry_index: usize,
 ) -> Option<Method<'a>> {
     let tool = tools.iter().find(|t| t.name == surface_tool.name)?;
     Some(Method {
+        rt,
         tool,
         ty: tool.entry_types.get(entry_index)?.clone(),
         entry: surface_tool.entries.get(entry_index)?,
     })
+}
+
+/// The entries of `toolgate_runtime::ServedEntry` for every tool of the surface, written by
+/// the same writer as the `tools/list` constants, so a composed list equals a constant one.
+fn served_entries(rt: &TokenStream, surface: &Surface, names: &[ProfileNames]) -> Vec<TokenStream> {
+    let mut out = Vec::new();
+    for (i, tool) in surface.tools.iter().enumerate() {
+        let index = i as u32;
+        let always_on = tool.always_on;
+        for entry in &tool.entries {
+            let mask: u64 = names
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| entry.profiles.contains(&p.name))
+                .fold(0, |m, (bit, _)| {
+                    m | 1u64.checked_shl(bit as u32).unwrap_or(0)
+                });
+            let pretty = to_pretty(&served_tool_json(tool, entry));
+            // An element of `"tools": [...]` sits two levels deep: four more spaces a line.
+            let json = pretty.trim_end().replace('\n', "\n    ");
+            out.push(quote! {
+                #rt::ServedEntry { tool: #index, mask: #mask, always_on: #always_on, json: #json }
+            });
+        }
+    }
+    out
 }
 
 /// The profile items of a catalog.
@@ -101,6 +133,7 @@ pub(crate) fn generate(
     options: &Options,
     errs: &mut Errs,
 ) -> TokenStream {
+    let rt = &options.runtime_path();
     let allow = if options.schemars {
         quote!(#[allow(missing_docs)])
     } else {
@@ -151,7 +184,7 @@ pub(crate) fn generate(
         .tools
         .iter()
         .filter(|t| t.always_on)
-        .filter_map(|t| method_for(tools, t, 0))
+        .filter_map(|t| method_for(rt, tools, t, 0))
         .collect();
     let always_trait = format_ident!("AlwaysOnHandler");
     let always_methods = always_on.iter().map(method_tokens);
@@ -196,7 +229,7 @@ pub(crate) fn generate(
                     .entries
                     .iter()
                     .position(|e| e.profiles.contains(&p.name))?;
-                method_for(tools, t, i)
+                method_for(rt, tools, t, i)
             })
             .collect();
         let method_tokens = methods.iter().map(method_tokens);
@@ -250,15 +283,15 @@ pub(crate) fn generate(
                 handler: &H,
                 tool: &str,
                 arguments: A,
-            ) -> ::core::result::Result<<H as AlwaysOnHandler>::Output, ::toolgate_schema::runtime::CallError>
+            ) -> ::core::result::Result<<H as AlwaysOnHandler>::Output, #rt::CallError>
             where
                 H: #trait_ident + ?Sized,
-                A: ::toolgate_schema::runtime::RawArguments<'a>,
+                A: #rt::RawArguments<'a>,
             {
                 match tool {
                     #(#arms,)*
                     #(#always_arms,)*
-                    _ => ::core::result::Result::Err(::toolgate_schema::runtime::CallError::unknown_tool(tool)),
+                    _ => ::core::result::Result::Err(#rt::CallError::unknown_tool(tool)),
                 }
             }
         });
@@ -285,12 +318,13 @@ pub(crate) fn generate(
     // Constants, from the same writers as the run-time path.
     let manifest = to_pretty(&surface.manifest_json());
     let tatara_manifest = to_pretty(&surface.tatara_manifest_json());
-    let fail_closed_session = crate::surface::Session {
+    let fail_closed_session = toolgate_schema::surface::Session {
         profiles: Vec::new(),
         fail_closed: true,
         warning: None,
     };
     let fail_closed_list = to_pretty(&surface.tools_list_json(&fail_closed_session));
+    let served = served_entries(rt, surface, &names);
     let catalog_name = &catalog.name;
     let env = &catalog.selector.env;
     let combine = catalog.selector.combine;
@@ -395,12 +429,12 @@ pub(crate) fn generate(
             }
         }
 
-        impl ::toolgate_schema::runtime::CatalogProfile for Profile {
+        impl #rt::CatalogProfile for Profile {
             const ALL: &'static [Profile] = Profile::ALL;
             const SELECTOR_ENV: &'static str = SELECTOR_ENV;
             const COMBINE: bool = #combine;
             const ALWAYS_ON: &'static [&'static str] = ALWAYS_ON;
-            const MANIFEST_JSON: &'static str = MANIFEST_JSON;
+            const SERVED: &'static [#rt::ServedEntry] = SERVED;
 
             fn name(self) -> &'static str {
                 Profile::name(self)
@@ -422,7 +456,7 @@ pub(crate) fn generate(
 
         /// A resolved session of this catalog: the profiles it sees, or none when it failed
         /// closed (with the warning to print).
-        pub type Session = ::toolgate_schema::runtime::Session<Profile>;
+        pub type Session = #rt::Session<Profile>;
     };
 
     let catalog_doc = format!("The catalog's name, `{catalog_name}`.");
@@ -447,6 +481,9 @@ pub(crate) fn generate(
         const TOOLS_LIST_BY_PROFILE: [&str; #n] = [#(#tools_lists),*];
         /// Each profile's name and its `tools/list`, in declared order.
         pub const TOOLS_LISTS: &[(&str, &str)] = &[#((#profile_names, TOOLS_LIST_BY_PROFILE[#indices])),*];
+        /// Every schema a tool is served, for the sessions without a compiled-in
+        /// `tools/list` (`runtime::compose_tools_list`).
+        const SERVED: &[#rt::ServedEntry] = &[#(#served),*];
     };
 
     // The profiles of the session granted the tool (a constant per tool, and the session's
@@ -486,13 +523,13 @@ pub(crate) fn generate(
             let ty = ty_ref.elided();
             let owned = ty_ref.owned();
             argument_types.push(quote! {
-                ::toolgate_schema::runtime::ArgumentType {
+                #rt::ArgumentType {
                     tool: #name,
                     type_name: #type_name,
                     profiles: &[#(#profiles),*],
-                    input_schema_json: <#module::#owned as ::toolgate_schema::runtime::ToolArgs>::INPUT_SCHEMA_JSON,
-                    parse: |arguments| ::toolgate_schema::runtime::parse_to_json::<#module::#ty>(arguments),
-                    compare_direct: |text| ::toolgate_schema::runtime::direct::compare::<#module::#ty>(text),
+                    input_schema_json: <#module::#owned as #rt::ToolArgs>::INPUT_SCHEMA_JSON,
+                    parse: |arguments| #rt::parse_to_json::<#module::#ty>(arguments),
+                    compare_direct: |text| #rt::direct::compare::<#module::#ty>(text),
                 }
             });
             json_schemas.push(quote!((#type_name, ::schemars::schema_for!(#module::#owned))));
@@ -516,7 +553,7 @@ pub(crate) fn generate(
 
         /// Every argument type, with its tool, the profiles it is served to and its input
         /// schema, in tool order: for checks that go over all of them.
-        pub const ARGUMENT_TYPES: &[::toolgate_schema::runtime::ArgumentType] = &[#(#argument_types),*];
+        pub const ARGUMENT_TYPES: &[#rt::ArgumentType] = &[#(#argument_types),*];
 
         #json_schemas_fn
 
@@ -556,14 +593,14 @@ pub(crate) fn generate(
             handler: &H,
             tool: &str,
             arguments: A,
-        ) -> ::core::result::Result<<H as AlwaysOnHandler>::Output, ::toolgate_schema::runtime::CallError>
+        ) -> ::core::result::Result<<H as AlwaysOnHandler>::Output, #rt::CallError>
         where
             H: AlwaysOnHandler + ?Sized,
-            A: ::toolgate_schema::runtime::RawArguments<'a>,
+            A: #rt::RawArguments<'a>,
         {
             match tool {
                 #(#always_arms,)*
-                _ => ::core::result::Result::Err(::toolgate_schema::runtime::CallError::unknown_tool(tool)),
+                _ => ::core::result::Result::Err(#rt::CallError::unknown_tool(tool)),
             }
         }
 
@@ -577,10 +614,10 @@ pub(crate) fn generate(
             handler: &H,
             tool: &str,
             arguments: A,
-        ) -> ::core::result::Result<<H as AlwaysOnHandler>::Output, ::toolgate_schema::runtime::CallError>
+        ) -> ::core::result::Result<<H as AlwaysOnHandler>::Output, #rt::CallError>
         where
             H: Handler + ?Sized,
-            A: ::toolgate_schema::runtime::RawArguments<'a>,
+            A: #rt::RawArguments<'a>,
         {
             #session_dispatch
         }

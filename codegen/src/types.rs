@@ -44,10 +44,10 @@ use quote::{format_ident, quote};
 
 use super::naming::{Scope, camel, camel_ident_text, ident, snake_ident_text, type_name};
 use super::{Errs, Loc, Options};
-use crate::json::{Number, Value, to_compact};
-use crate::load::{Catalog, Tool};
-use crate::model::{Additional, Kind, ObjectRules, Schema};
-use crate::surface::{SurfaceTool, variant_input};
+use toolgate_schema::json::{Number, Value, to_compact};
+use toolgate_schema::load::{Catalog, Tool};
+use toolgate_schema::model::{Additional, Kind, ObjectRules, Schema};
+use toolgate_schema::surface::{SurfaceTool, variant_input};
 
 /// A Rust type for a schema.
 #[derive(Clone, Debug, PartialEq)]
@@ -140,7 +140,7 @@ fn owned_expr(ty: &Ty, v: TokenStream) -> TokenStream {
 
 /// `impl Borrowing` for a generated struct or enum (the value type of a map), with its own
 /// `Deserialize`.
-fn borrowing_impl(ty: &Ty) -> TokenStream {
+fn borrowing_impl(rt: &TokenStream, ty: &Ty) -> TokenStream {
     let (name, generics, lt) = match ty {
         Ty::Struct(n, true) => (n, quote!(<'de: 'a, 'a>), quote!(<'a>)),
         Ty::Struct(n, false) | Ty::Enum(n) => (n, quote!(<'de>), quote!()),
@@ -148,7 +148,7 @@ fn borrowing_impl(ty: &Ty) -> TokenStream {
     };
     let t = ident(name);
     quote! {
-        impl #generics ::toolgate_schema::runtime::de::Borrowing<'de> for #t #lt {
+        impl #generics #rt::de::Borrowing<'de> for #t #lt {
             #[inline]
             fn deserialize_borrowing<D: ::serde::Deserializer<'de>>(
                 deserializer: D,
@@ -311,7 +311,7 @@ pub(crate) fn tool_module(
             .unwrap_or_default();
         let root = Loc::new(
             &variant.file,
-            crate::locate::Pointer::root().key("inputSchema"),
+            toolgate_schema::locate::Pointer::root().key("inputSchema"),
         );
         let locs = RootLocs {
             own: &own,
@@ -327,7 +327,12 @@ pub(crate) fn tool_module(
         };
         let info = m.root_struct(&name, &prefix, &schema, &root, &locs, doc);
         if let Some(info) = &info {
-            m.items.push(served_impl(info, &tool.name, &schema));
+            m.items.push(served_impl(
+                &m.opts.runtime_path(),
+                info,
+                &tool.name,
+                &schema,
+            ));
             let profiles = surface_tool
                 .entries
                 .iter()
@@ -376,7 +381,7 @@ pub(crate) fn tool_module(
             .unwrap_or_default();
         let root = Loc::new(
             &variant.file,
-            crate::locate::Pointer::root().key("inputSchema"),
+            toolgate_schema::locate::Pointer::root().key("inputSchema"),
         );
         let locs = RootLocs {
             own: &own,
@@ -402,8 +407,12 @@ pub(crate) fn tool_module(
         );
         let info = m.root_struct(&name, &prefix, &entry.input_schema, &root, &locs, doc);
         if let Some(info) = &info {
-            m.items
-                .push(served_impl(info, &tool.name, &entry.input_schema));
+            m.items.push(served_impl(
+                &m.opts.runtime_path(),
+                info,
+                &tool.name,
+                &entry.input_schema,
+            ));
             argument_types.push((info.type_ref(), entry.profiles.clone()));
         }
         if let (Some(narrow), Some(base)) = (&info, base) {
@@ -419,7 +428,7 @@ pub(crate) fn tool_module(
     }
 
     for ty in std::mem::take(&mut m.map_values) {
-        m.items.push(borrowing_impl(&ty));
+        m.items.push(borrowing_impl(&m.opts.runtime_path(), &ty));
     }
     let items = m.items;
     let description = tool
@@ -461,8 +470,8 @@ impl RootLocs<'_> {
     fn of(&self, property: &str) -> Loc {
         if !self.own.contains(&property) && self.params.contains(&property) {
             Loc::new(
-                crate::load::MATRIX_FILE,
-                crate::locate::Pointer::root()
+                toolgate_schema::load::MATRIX_FILE,
+                toolgate_schema::locate::Pointer::root()
                     .key("parameters")
                     .key(property)
                     .key("schema"),
@@ -532,18 +541,18 @@ fn json_tokens(v: &Value) -> TokenStream {
 }
 
 /// `impl ToolArgs` for a type served to some session: its tool and its input schema.
-fn served_impl(info: &StructInfo, tool: &str, schema: &Schema) -> TokenStream {
+fn served_impl(rt: &TokenStream, info: &StructInfo, tool: &str, schema: &Schema) -> TokenStream {
     let t = ident(&info.name);
     let lt = lifetime(info.borrows);
     let text = to_compact(&schema.to_json());
     quote! {
-        impl #lt ::toolgate_schema::runtime::ToolArgs for #t #lt {
+        impl #lt #rt::ToolArgs for #t #lt {
             const TOOL: &'static str = #tool;
             const INPUT_SCHEMA_JSON: &'static str = #text;
-            fn input_schema() -> &'static ::toolgate_schema::model::Schema {
-                static SCHEMA: ::std::sync::OnceLock<::toolgate_schema::model::Schema> =
+            fn input_schema() -> &'static #rt::model::Schema {
+                static SCHEMA: ::std::sync::OnceLock<#rt::model::Schema> =
                     ::std::sync::OnceLock::new();
-                ::toolgate_schema::runtime::cached_schema(&SCHEMA, Self::INPUT_SCHEMA_JSON)
+                #rt::cached_schema(&SCHEMA, Self::INPUT_SCHEMA_JSON)
             }
         }
     }
@@ -675,6 +684,7 @@ impl Module<'_> {
         loc: &Loc,
         schema: &Schema,
     ) -> Ty {
+        let rt = &self.opts.runtime_path();
         let what = format!("the enum `{path}` in {}", loc.file);
         if !self.claim_type(name, &what, loc) {
             return Ty::Str;
@@ -741,7 +751,7 @@ impl Module<'_> {
                 #(#arms,)*
             }
 
-            impl ::toolgate_schema::runtime::de::WireEnum for #ty_ident {
+            impl #rt::de::WireEnum for #ty_ident {
                 const VALUES: &'static [&'static str] = &[#(#wires),*];
                 #[inline]
                 fn from_wire(value: &str) -> ::core::option::Option<Self> {
@@ -757,7 +767,7 @@ impl Module<'_> {
                 fn deserialize<D: ::serde::Deserializer<'de>>(
                     deserializer: D,
                 ) -> ::core::result::Result<Self, D::Error> {
-                    ::toolgate_schema::runtime::de::wire_enum(deserializer)
+                    #rt::de::wire_enum(deserializer)
                 }
             }
 
@@ -779,7 +789,7 @@ impl Module<'_> {
                 }
             }
 
-            impl ::toolgate_schema::runtime::Check for #ty_ident {
+            impl #rt::Check for #ty_ident {
                 #[inline]
                 fn check(&self) -> bool {
                     true
@@ -787,7 +797,7 @@ impl Module<'_> {
             }
 
         });
-        let direct = quote!(::toolgate_schema::runtime::direct);
+        let direct = quote!(#rt::direct);
         let read_arms = variants.iter().map(|(wire, id)| {
             let bytes = Literal::byte_string(wire.as_bytes());
             quote!(#bytes => ::core::result::Result::Ok(#ty_ident::#id))
@@ -854,7 +864,8 @@ impl Module<'_> {
     /// A boolean expression that `v` (an expression of type `&T`) satisfies the constraints
     /// of `schema`, or `None` when it always does.
     fn check_expr(&self, schema: &Schema, ty: &Ty, v: TokenStream) -> Option<TokenStream> {
-        let rules = quote!(::toolgate_schema::runtime::rules);
+        let rt = &self.opts.runtime_path();
+        let rules = quote!(#rt::rules);
         match (&schema.kind, ty) {
             (Kind::String(s), Ty::Str | Ty::Enum(_))
                 if s.min_length.is_some() || s.max_length.is_some() =>
@@ -908,7 +919,7 @@ impl Module<'_> {
                 _ => None,
             },
             (Kind::Object(_), Ty::Struct(name, _)) if self.checked.contains(name) => {
-                Some(quote!(::toolgate_schema::runtime::Check::check(#v)))
+                Some(quote!(#rt::Check::check(#v)))
             }
             _ => None,
         }
@@ -928,6 +939,8 @@ impl Module<'_> {
         loc: &Loc,
         doc: String,
     ) -> StructInfo {
+        let rt = &self.opts.runtime_path();
+        let borrowing_path = format!("{}::de::borrowing", self.opts.runtime);
         let schemars = self.opts.schemars;
         let struct_ident = ident(name);
         let mut scope = Scope::new();
@@ -984,7 +997,7 @@ impl Module<'_> {
             // Strings borrow from the input: `borrow` gives the impl `'de: 'a`, and makes
             // serde borrow a `Cow<'a, str>` field itself; inside arrays and maps, and under
             // `Option` (which goes through `de::some`), `de::borrowing` does it.
-            let de = "::toolgate_schema::runtime::de::";
+            let de = format!("{}::de::", self.opts.runtime);
             let mut serde_args: Vec<TokenStream> = Vec::new();
             if ty.borrows() {
                 serde_args.push(quote!(borrow));
@@ -1113,7 +1126,7 @@ impl Module<'_> {
                     #[serde(
                         flatten,
                         borrow,
-                        deserialize_with = "::toolgate_schema::runtime::de::borrowing"
+                        deserialize_with = #borrowing_path
                     )]
                     pub additional_properties: #map_tokens
                 });
@@ -1234,7 +1247,7 @@ impl Module<'_> {
                 fn deserialize<D: ::serde::Deserializer<'de>>(
                     deserializer: D,
                 ) -> ::core::result::Result<Self, D::Error> {
-                    #struct_ident::deserialize(::toolgate_schema::runtime::de::Object(deserializer))
+                    #struct_ident::deserialize(#rt::de::Object(deserializer))
                 }
             }
 
@@ -1254,7 +1267,7 @@ impl Module<'_> {
                 #(#defaults)*
             }
 
-            impl #lt ::toolgate_schema::runtime::Check for #struct_ident #lt {
+            impl #lt #rt::Check for #struct_ident #lt {
                 #[inline]
                 fn check(&self) -> bool {
                     #check_body
@@ -1263,6 +1276,7 @@ impl Module<'_> {
 
         });
         self.items.push(read_direct_impl(
+            rt,
             &struct_ident,
             &lt,
             &fields,
@@ -1278,12 +1292,13 @@ impl Module<'_> {
 
     /// A boolean expression: field `f` holds `constant` (an `if` test).
     fn when_test(&self, fields: &[(String, FieldInfo)], f: &str, constant: &Value) -> TokenStream {
+        let rt = &self.opts.runtime_path();
         let Some((_, info)) = fields.iter().find(|(n, _)| n == f) else {
             return quote!(false);
         };
         let id = &info.ident;
         let optional = info.repr == Repr::Optional;
-        let rules = quote!(::toolgate_schema::runtime::rules);
+        let rules = quote!(#rt::rules);
         match (&info.ty, constant) {
             (Ty::Enum(name), Value::String(s)) => {
                 let Some(v) = self.enum_variant(name, s) else {
@@ -1440,13 +1455,14 @@ impl Module<'_> {
 /// `Fallback`, and serde decides). A struct with an `additional_properties` map (serde's
 /// `flatten`) always falls back.
 fn read_direct_impl(
+    rt: &TokenStream,
     struct_ident: &Ident,
     lt: &TokenStream,
     fields: &[(String, FieldInfo)],
     denies_unknown: bool,
     flattened: bool,
 ) -> TokenStream {
-    let direct = quote!(::toolgate_schema::runtime::direct);
+    let direct = quote!(#rt::direct);
     let ok = quote!(::core::result::Result::Ok);
     let err = quote!(::core::result::Result::Err(#direct::Fallback));
     let body = if flattened {

@@ -1,8 +1,11 @@
 //! `toolgate serve`: an MCP server on stdio over the echo backend (`toolgate_serve::echo`).
 
 use clap::Args;
+use toolgate_generated::{maetra, tatara};
 use toolgate_schema::Surface;
 use toolgate_schema::runtime::Source;
+use toolgate_serve::ServeError;
+use toolgate_serve::echo::{self, EchoSession};
 
 use super::{CatalogArg, EXIT_ERROR, EXIT_OK};
 
@@ -32,7 +35,7 @@ pub fn serve(args: &ServeArgs) -> u8 {
                 Some(p) => (p.clone(), Source::Given("--profile")),
                 None => (std::env::var(env).unwrap_or_default(), Source::Env(env)),
             };
-            toolgate_serve::echo::bundled(&name, &requested, source)
+            bundled(&name, &requested, source)
         }
         CatalogArg::Dir(_) => None,
     };
@@ -52,11 +55,7 @@ pub fn serve(args: &ServeArgs) -> u8 {
             };
             let surface = Surface::from_catalog(&catalog);
             let (requested, env) = super::selector_value(&surface, args.profile.as_deref());
-            toolgate_serve::echo::folder(
-                &surface,
-                &requested,
-                super::selector_source(env.as_deref()),
-            )
+            echo::folder(&surface, &requested, super::selector_source(env.as_deref()))
         }
     };
     let session = match prepared {
@@ -76,5 +75,27 @@ pub fn serve(args: &ServeArgs) -> u8 {
             eprintln!("error: {e}");
             EXIT_ERROR
         }
+    }
+}
+
+/// The echo session of a bundled catalog through its generated dispatch, for a selector
+/// value from `source`, resolved fail closed; `None` when `catalog` is not bundled.
+fn bundled(
+    catalog: &str,
+    requested: &str,
+    source: Source<'_>,
+) -> Option<Result<EchoSession, ServeError>> {
+    match catalog {
+        "tatara" => Some(echo::generated(
+            catalog,
+            tatara::Session::resolve_from(requested, source),
+            |s, tool, args| tatara::dispatch(s, &tatara::EchoHandler, tool, args),
+        )),
+        "maetra" => Some(echo::generated(
+            catalog,
+            maetra::Session::resolve_from(requested, source),
+            |s, tool, args| maetra::dispatch(s, &maetra::EchoHandler, tool, args),
+        )),
+        _ => None,
     }
 }

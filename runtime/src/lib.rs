@@ -1,11 +1,16 @@
-//! Run-time support for the code that `catalog!` generates, and for a server that checks
-//! calls against a catalog folder without generated types.
+//! toolgate-runtime: what the code that `catalog!` generates calls at run time, and what a
+//! server needs to check calls against a catalog without generated types.
 //!
-//! The generated code refers to this module by absolute path (`::toolgate_schema::runtime`),
-//! so a crate that uses the macro depends on `toolgate-schema`, `serde` and `serde_json` and
-//! on nothing generated at run time. What is here is small on purpose: the error of a refused
-//! call ([`CallError`]), how arguments are parsed and explained ([`RawArguments`],
-//! [`ToolArgs`], [`Check`]), and a resolved session ([`Session`]).
+//! It owns the schema model ([`model`]), its JSON value with source order ([`json`]), the
+//! located error collector ([`diag`], [`locate`]) and the validator ([`validate`]); the
+//! catalog loader (`toolgate-schema`) builds on these rather than keeping a copy. A crate that
+//! expands `catalog!` depends on this crate, `serde` and `serde_json`, and on nothing of the
+//! loader: generated code names this crate by absolute path (`::toolgate_runtime`, or the
+//! path given as `catalog!("dir", crate = path)`).
+//!
+//! What is here besides the model is small on purpose: the error of a refused call
+//! ([`CallError`]), how arguments are parsed and explained ([`RawArguments`], [`ToolArgs`],
+//! [`Check`]), and a resolved session ([`Session`]).
 //!
 //! Generated argument types borrow from the arguments they are parsed from: a string field
 //! is a `Cow<'a, str>` that points into the JSON text (or the `serde_json::Value`) unless the
@@ -15,10 +20,18 @@
 //! From JSON text, the generated types are first read by the [`direct`] path, which takes
 //! the plain shape of a call in one pass and leaves everything else to serde.
 //!
-//! Every refusal is worded by [`crate::validate`]: the typed fast path (the direct path or
+//! Every refusal is worded by [`validate`]: the typed fast path (the direct path or
 //! serde, then [`Check`]) decides, and only when it refuses does the run-time validator look
 //! at the value to say which field is wrong and why. So a generated server and a server over a
 //! catalog folder ([`check_arguments`]) answer the same input with the same message.
+
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
+
+pub mod diag;
+pub mod json;
+pub mod locate;
+pub mod model;
+pub mod validate;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -820,7 +833,7 @@ pub fn resolve_profiles(
 /// variable) against the known profiles: the indices of the profiles the session sees, in
 /// declared order, or the warning to print when it fails closed (empty, unknown, or for a
 /// combining selector a list naming any unknown profile), which names `source`.
-/// [`crate::Surface::resolve`] and the generated [`Session`]s both use it, so they agree
+/// `toolgate_schema::Surface::resolve` and the generated [`Session`]s both use it, so they agree
 /// word for word.
 pub fn resolve_profiles_from(
     known: &[&str],
@@ -892,8 +905,9 @@ pub trait CatalogProfile: Copy + Eq + fmt::Debug + 'static {
     const COMBINE: bool;
     /// The tools every session sees, the fail-closed one included, sorted.
     const ALWAYS_ON: &'static [&'static str];
-    /// The toolgate manifest, pretty-printed (the fallback for sessions without a constant).
-    const MANIFEST_JSON: &'static str;
+    /// Every schema a tool is served, in tool-name order (the fallback for sessions without a
+    /// compiled-in `tools/list`).
+    const SERVED: &'static [ServedEntry];
     /// The profile's name in the matrix.
     fn name(self) -> &'static str;
     /// Its position in [`Self::ALL`].
@@ -1003,22 +1017,60 @@ impl<P: CatalogProfile> Session<P> {
     /// a combining catalog of up to six profiles), else built from the manifest by the same
     /// writer.
     pub fn tools_list_json(&self) -> Cow<'static, str> {
-        if let Some(text) = P::tools_list_for_mask(self.mask()) {
-            return Cow::Borrowed(text);
-        }
-        let surface =
-            crate::Surface::from_manifest(Path::new("manifest.json"), P::MANIFEST_JSON.as_bytes());
-        match surface {
-            Ok(s) => {
-                let names: Vec<&str> = self.profiles.iter().map(|p| p.name()).collect();
-                let session = s.resolve(&names.join(","));
-                Cow::Owned(crate::surface::tools_list_text(&s, &session))
-            }
-            // The manifest is a constant written by toolgate; fail closed if it ever
-            // does not read.
-            Err(_) => Cow::Borrowed(P::tools_list_for_mask(0).unwrap_or("{\n  \"tools\": []\n}\n")),
+        match P::tools_list_for_mask(self.mask()) {
+            Some(text) => Cow::Borrowed(text),
+            None => Cow::Owned(compose_tools_list(P::SERVED, self.mask())),
         }
     }
+}
+
+/// One schema of a tool as served, for [`compose_tools_list`]: generated from the same
+/// surface as the compiled-in `tools/list` constants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServedEntry {
+    /// The tool's position among the catalog's tools, sorted by name; a tool's entries are
+    /// next to each other, in the order a session looks for its own.
+    pub tool: u32,
+    /// The profiles served this schema (bit `i` is profile `i`).
+    pub mask: u64,
+    /// Whether the tool is always on (the fail-closed session gets its first entry).
+    pub always_on: bool,
+    /// The tool as `tools/list` shows it, pretty-printed at the depth of an element of the
+    /// `tools` array (every line after the first indented by four spaces).
+    pub json: &'static str,
+}
+
+/// The `tools/list` result, pretty-printed as the compiled-in constants are, of the session
+/// seeing the profiles in `mask` (`0`: the fail-closed session). For each tool, the first
+/// entry granted to one of the session's profiles is served.
+pub fn compose_tools_list(entries: &[ServedEntry], mask: u64) -> String {
+    let mut chosen: Vec<&str> = Vec::new();
+    let mut last_tool = None;
+    for e in entries {
+        if last_tool == Some(e.tool) {
+            continue;
+        }
+        let served = if mask == 0 {
+            e.always_on
+        } else {
+            e.mask & mask != 0
+        };
+        // The fail-closed session takes an always-on tool's first entry, and so does every
+        // session for the first entry that matches: either way the tool is settled.
+        if served || mask == 0 {
+            last_tool = Some(e.tool);
+        }
+        if served {
+            chosen.push(e.json);
+        }
+    }
+    if chosen.is_empty() {
+        return "{\n  \"tools\": []\n}\n".to_string();
+    }
+    let mut out = String::from("{\n  \"tools\": [\n    ");
+    out.push_str(&chosen.join(",\n    "));
+    out.push_str("\n  ]\n}\n");
+    out
 }
 
 #[cfg(test)]

@@ -1,8 +1,11 @@
-//! The code generator behind `catalog!`: a checked [`Catalog`] in, Rust tokens out.
+//! toolgate-codegen: the code generator behind `catalog!`, a checked [`Catalog`] in, Rust
+//! tokens out.
 //!
 //! [`generate`] is a plain function returning a [`proc_macro2::TokenStream`], so it is
-//! tested here without a compiler; the proc-macro crate only finds the folder, loads it and
-//! hands the result to the compiler. Split as serde_derive and typify are:
+//! tested here without a compiler; the proc-macro crate (`toolgate-macros`) only parses its
+//! input, loads the folder with `toolgate-schema` and hands the result to the compiler. The
+//! code it emits names only `toolgate-runtime` (by [`Options::runtime`]), `serde` and
+//! `serde_json`. Split as serde_derive and typify are:
 //!
 //! - [`naming`]: Rust identifiers from JSON names, and the scopes in which two names that
 //!   convert to one identifier are an error;
@@ -35,18 +38,45 @@ use std::path::{Path, PathBuf};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use crate::diag::{Ctxt, Errors, SourceText};
-use crate::load::{Catalog, SourceFile};
-use crate::locate::Pointer;
-use crate::surface::Surface;
+use toolgate_schema::diag::{Ctxt, Errors, SourceText};
+use toolgate_schema::load::{Catalog, SourceFile};
+use toolgate_schema::locate::Pointer;
+use toolgate_schema::surface::Surface;
 
 /// What to generate besides the defaults.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Derive `schemars::JsonSchema` on every argument type (the invoking crate then needs
     /// `schemars`), with the constraints and `if`/`then` carried as schema extensions. Doc
     /// comments are left out in this mode, since schemars would read them as descriptions.
     pub schemars: bool,
+    /// The path by which generated code names `toolgate-runtime`, written without spaces
+    /// (`::toolgate_runtime` unless the invoking crate renames or re-exports it). It is used
+    /// both as tokens and inside serde's string attributes (`deserialize_with`).
+    pub runtime: String,
+}
+
+/// The path generated code names `toolgate-runtime` by when nothing else is said.
+pub const DEFAULT_RUNTIME_PATH: &str = "::toolgate_runtime";
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            schemars: false,
+            runtime: DEFAULT_RUNTIME_PATH.to_string(),
+        }
+    }
+}
+
+impl Options {
+    /// [`Options::runtime`] as tokens.
+    pub fn runtime_path(&self) -> TokenStream {
+        // The path was built from tokens (or is the default), so it reads back; an
+        // unreadable one falls back to the default rather than emitting nothing.
+        self.runtime
+            .parse()
+            .unwrap_or_else(|_| quote!(::toolgate_runtime))
+    }
 }
 
 /// The generator's input.
@@ -62,7 +92,7 @@ pub struct Input<'a> {
     /// for it (absolute, so the compiler tracks it).
     pub include: &'a [(String, String)],
     /// What to generate.
-    pub options: Options,
+    pub options: &'a Options,
 }
 
 /// A place in a catalog file: the file (relative to the catalog folder) and a JSON pointer.
@@ -183,11 +213,11 @@ pub fn generate(input: &Input<'_>) -> Result<TokenStream, Errors> {
             tool,
             surface_tool,
             module,
-            &options,
+            options,
             &mut errs,
         ));
     }
-    let profile_items = profiles::generate(catalog, &surface, &tools, &options, &mut errs);
+    let profile_items = profiles::generate(catalog, &surface, &tools, options, &mut errs);
     let sources = sources_const(input.include);
     errs.cx.finish(())?;
 

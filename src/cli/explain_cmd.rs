@@ -3,7 +3,7 @@
 use clap::Args;
 
 use super::{EXIT_ERROR, print_stdout};
-use crate::rules::Rule;
+use toolgate_lint::rules::Rule;
 
 /// Arguments of `toolgate explain`.
 #[derive(Args, Debug)]

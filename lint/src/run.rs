@@ -1,0 +1,498 @@
+//! A whole lint run as a library call: configuration, walk, then each file scanned and
+//! checked (and fixed, and held against a baseline) in parallel batches; the caller gets one
+//! [`FileReport`] per file, in order, and renders or counts it.
+//!
+//! ```no_run
+//! use std::path::PathBuf;
+//! use toolgate_lint::run::{FixMode, Plan, Run};
+//! use toolgate_lint::{Linter, Settings};
+//! use toolgate_lint::render::Format;
+//!
+//! # fn surface() -> toolgate_schema::Surface { unimplemented!() }
+//! let plan = Plan::new(&[PathBuf::from("skills")], None).expect("toolgate.toml reads");
+//! let surface = surface();
+//! let linters = plan
+//!     .configs
+//!     .iter()
+//!     .map(|c| Some(Linter::new(&surface, Settings::from_config(c))))
+//!     .collect();
+//! let run = Run { plan: &plan, linters, format: Format::Concise, fix: FixMode::Off, record_baseline: false };
+//! run.lint(None, |report| print!("{}", report.rendered));
+//! ```
+//!
+//! What has no surface (the caller could not load one for a configuration) is reported as
+//! not checked, never skipped silently.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::baseline::{self, Baseline, Record};
+use crate::config::{self, Config};
+use crate::finding::Finding;
+use crate::fix;
+use crate::lint::{FileLint, Linter, Settings};
+use crate::render::{self, Format, Totals};
+use crate::rules::Severity;
+use crate::walk;
+
+/// What to do with the rewrites findings carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixMode {
+    /// Report only.
+    Off,
+    /// Rewrite the files.
+    Write,
+    /// Print a diff.
+    Diff,
+}
+
+/// One linted file, ready to print.
+#[derive(Default, Debug)]
+pub struct FileReport {
+    /// The file as messages name it.
+    pub path: String,
+    /// Why it could not be checked at all.
+    pub error: Option<String>,
+    /// Its findings and what else the lint said of it.
+    pub lint: FileLint,
+    /// Its findings rendered in the run's format (or the diff `--diff` prints).
+    pub rendered: String,
+    /// Its findings as a baseline records them (when recording one).
+    pub records: Vec<Record>,
+    /// Its findings with their SARIF fingerprints (SARIF output).
+    pub sarif: Vec<(Finding, String)>,
+    /// Findings the baseline hid.
+    pub baselined: usize,
+    /// Findings repaired (or, with [`FixMode::Diff`], that would be).
+    pub fixed: usize,
+}
+
+/// How many times a fix re-lints and rewrites one file at most.
+const MAX_FIX_PASSES: usize = 8;
+
+/// Files linted per batch: the reports of a batch are handed out, in order, before the next
+/// one starts, so memory stays bounded whatever the number of files.
+const BATCH: usize = 512;
+
+impl Settings {
+    /// The settings a configuration file gives.
+    pub fn from_config(config: &Config) -> Settings {
+        Settings {
+            negation_words: config.negation_words.clone(),
+            severities: config.severities.clone(),
+        }
+    }
+}
+
+/// Which files to lint, and with which configuration each.
+#[derive(Debug)]
+pub struct Plan {
+    /// The paths given (`.` when none was).
+    pub paths: Vec<PathBuf>,
+    /// The files, sorted.
+    pub files: Vec<PathBuf>,
+    /// What could not be walked.
+    pub walk_errors: Vec<walk::WalkError>,
+    /// The configurations in use; the first is the one of the first path (or `--config`).
+    pub configs: Vec<Config>,
+    /// The file each configuration was read from.
+    pub config_files: Vec<Option<PathBuf>>,
+    /// Configurations that did not load (their files are reported as not checked).
+    pub broken: Vec<Option<String>>,
+    /// For each file, the index of its configuration.
+    pub config_of: Vec<usize>,
+}
+
+impl Plan {
+    /// Finds the configuration and walks `paths`. With `config_file` (`--config`), one
+    /// configuration serves every file; otherwise each PATH is walked with the globs of its
+    /// own toolgate.toml (found upward) and each file is linted with the toolgate.toml nearest
+    /// to it, as ruff does. Errs when the first configuration does not load.
+    pub fn new(paths: &[PathBuf], config_file: Option<&Path>) -> Result<Plan, String> {
+        let paths: Vec<PathBuf> = if paths.is_empty() {
+            vec![PathBuf::from(".")]
+        } else {
+            paths.to_vec()
+        };
+        let config_path = match config_file {
+            Some(p) => Some(p.to_path_buf()),
+            None => config::find(&paths[0]),
+        };
+        let config = match &config_path {
+            Some(p) => Config::load(p)?,
+            None => Config::defaults(PathBuf::from(".")),
+        };
+        let (files, walk_errors) = match config_file {
+            Some(_) => walk::collect(&paths, &config),
+            None => collect_per_root(&paths, &config, config_path.as_deref()),
+        };
+        let mut plan = Plan {
+            config_of: vec![0; files.len()],
+            paths,
+            files,
+            walk_errors,
+            configs: vec![config],
+            config_files: vec![config_path],
+            broken: vec![None],
+        };
+        if config_file.is_none() {
+            plan.assign_nearest_configs();
+        }
+        Ok(plan)
+    }
+
+    /// Gives each file the toolgate.toml nearest to it, loading each one once.
+    fn assign_nearest_configs(&mut self) {
+        let mut by_dir: HashMap<PathBuf, usize> = HashMap::new();
+        for i in 0..self.files.len() {
+            let dir = self.files[i]
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default();
+            let index = match by_dir.get(&dir) {
+                Some(&k) => k,
+                None => {
+                    let k = self.config_index(&dir);
+                    by_dir.insert(dir, k);
+                    k
+                }
+            };
+            self.config_of[i] = index;
+        }
+    }
+
+    /// The index of the configuration found upward from `dir`, loaded when new.
+    fn config_index(&mut self, dir: &Path) -> usize {
+        let found = config::find(if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        });
+        let canon = |p: &Option<PathBuf>| p.as_ref().and_then(|p| std::path::absolute(p).ok());
+        if let Some(k) = self
+            .config_files
+            .iter()
+            .position(|c| canon(c) == canon(&found))
+        {
+            return k;
+        }
+        let Some(p) = found.clone() else { return 0 };
+        match Config::load(&p) {
+            Ok(c) => {
+                self.configs.push(c);
+                self.broken.push(None);
+            }
+            Err(e) => {
+                self.configs.push(Config::defaults(PathBuf::from(".")));
+                self.broken.push(Some(e));
+            }
+        }
+        self.config_files.push(found);
+        self.configs.len() - 1
+    }
+
+    /// For each configuration, whether a file (or, with no file at all, the run itself) uses
+    /// it, and so whether it needs a surface.
+    pub fn used(&self) -> Vec<bool> {
+        let mut used = vec![false; self.configs.len()];
+        for &k in &self.config_of {
+            used[k] = true;
+        }
+        used[0] = used[0] || self.files.is_empty();
+        used
+    }
+
+    /// What the run looked for, for the warning when nothing was found.
+    pub fn looked_for(&self) -> String {
+        if self.configs[0].path.is_some() {
+            "the configuration's `include` globs".to_string()
+        } else {
+            config::DEFAULT_INCLUDE.join(", ")
+        }
+    }
+}
+
+/// Walks each root with the globs of the toolgate.toml found upward from it; `first` is the
+/// configuration of the first root, already loaded. A configuration that does not load here
+/// walks with `first`'s globs: its error is reported when its files are linted.
+fn collect_per_root(
+    paths: &[PathBuf],
+    first: &Config,
+    first_path: Option<&Path>,
+) -> (Vec<PathBuf>, Vec<walk::WalkError>) {
+    let canon = |p: Option<&Path>| p.and_then(|p| std::path::absolute(p).ok());
+    let first_key = canon(first_path);
+    let mut groups: Vec<(Option<PathBuf>, Vec<PathBuf>)> = Vec::new();
+    for root in paths {
+        let key = canon(config::find(root).as_deref());
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, roots)) => roots.push(root.clone()),
+            None => groups.push((key, vec![root.clone()])),
+        }
+    }
+    if groups.len() == 1 {
+        return walk::collect(paths, first);
+    }
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for (key, roots) in groups {
+        let loaded = match &key {
+            Some(p) if key != first_key => Config::load(p).ok(),
+            Some(_) => None,
+            None => Some(Config::defaults(PathBuf::from("."))),
+        };
+        let (f, e) = walk::collect(&roots, loaded.as_ref().unwrap_or(first));
+        files.extend(f);
+        errors.extend(e);
+    }
+    files.sort();
+    files.dedup();
+    errors.sort_by(|a, b| a.path.cmp(&b.path).then(a.message.cmp(&b.message)));
+    errors.dedup();
+    (files, errors)
+}
+
+/// A planned run: the linter of each configuration (`None`: it has no usable surface) and
+/// what to do with the findings.
+pub struct Run<'p, 's> {
+    /// The files and configurations.
+    pub plan: &'p Plan,
+    /// One per `plan.configs`.
+    pub linters: Vec<Option<Linter<'s>>>,
+    /// How findings are rendered into [`FileReport::rendered`].
+    pub format: Format,
+    /// Whether fixes are applied, shown or neither.
+    pub fix: FixMode,
+    /// Whether the findings are recorded for a new baseline (then nothing is rendered).
+    pub record_baseline: bool,
+}
+
+impl Run<'_, '_> {
+    /// Lints every file, in batches linted in parallel; `sink` receives each report in file
+    /// order. With `recorded`, findings it holds are hidden (and counted as baselined).
+    pub fn lint(&self, mut recorded: Option<&mut Baseline>, mut sink: impl FnMut(FileReport)) {
+        for (b, batch) in self.plan.files.chunks(BATCH).enumerate() {
+            let baselines: Vec<Option<Baseline>> = batch
+                .iter()
+                .map(|p| recorded.as_mut().map(|b| b.split_for(&walk::display(p))))
+                .collect();
+            let setups: Vec<(Option<&Linter<'_>>, &Config)> = (0..batch.len())
+                .map(|i| {
+                    let k = self.plan.config_of[b * BATCH + i];
+                    (self.linters[k].as_ref(), &self.plan.configs[k])
+                })
+                .collect();
+            for report in self.lint_batch(batch, baselines, &setups) {
+                sink(report);
+            }
+        }
+    }
+
+    fn lint_batch(
+        &self,
+        batch: &[PathBuf],
+        baselines: Vec<Option<Baseline>>,
+        setups: &[(Option<&Linter<'_>>, &Config)],
+    ) -> Vec<FileReport> {
+        let next = AtomicUsize::new(0);
+        let slots: Vec<Mutex<(Option<Baseline>, Option<FileReport>)>> = baselines
+            .into_iter()
+            .map(|b| Mutex::new((b, None)))
+            .collect();
+        let threads = std::thread::available_parallelism()
+            .map_or(2, |n| n.get())
+            .min(batch.len().max(1));
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(path) = batch.get(i) else { break };
+                        let mut slot = match slots[i].lock() {
+                            Ok(g) => g,
+                            Err(p) => p.into_inner(),
+                        };
+                        let baseline = slot.0.take();
+                        let (linter, config) = setups[i];
+                        slot.1 = Some(match linter {
+                            Some(linter) => self.lint_one(path, baseline, linter, config),
+                            None => FileReport {
+                                path: walk::display(path),
+                                error: Some(
+                                    "not checked: no usable surface for it (see above)".to_string(),
+                                ),
+                                ..FileReport::default()
+                            },
+                        });
+                    }
+                });
+            }
+        });
+        slots
+            .into_iter()
+            .map(|m| {
+                m.into_inner()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .1
+                    .unwrap_or_default()
+            })
+            .collect()
+    }
+
+    fn lint_one(
+        &self,
+        path: &Path,
+        baseline: Option<Baseline>,
+        linter: &Linter<'_>,
+        config: &Config,
+    ) -> FileReport {
+        let shown = walk::display(path);
+        let failed = |e: String| FileReport {
+            path: shown.clone(),
+            error: Some(e),
+            ..FileReport::default()
+        };
+        let mut text = match walk::read(path) {
+            Ok(t) => t,
+            Err(e) => return failed(e),
+        };
+        let profiles = config.mapped_profiles(path);
+        let mut lint = linter.lint_text(&shown, &text, profiles);
+        let mut fixed = 0;
+        let mut diff = String::new();
+        if self.fix != FixMode::Off {
+            let original = text.clone();
+            fixed = fix_until_stable(&mut text, &mut lint, |t| {
+                linter.lint_text(&shown, t, profiles)
+            });
+            if fixed > 0 {
+                match self.fix {
+                    FixMode::Write => {
+                        if let Err(e) = std::fs::write(path, &text) {
+                            return failed(format!("cannot write the fixed file: {e}"));
+                        }
+                    }
+                    FixMode::Diff => diff = fix::unified_diff(&shown, &original, &text, 3),
+                    FixMode::Off => {}
+                }
+            }
+        }
+        let mut baselined = 0;
+        if let Some(mut b) = baseline {
+            lint.findings.retain(|f| {
+                let old = b.take(&baseline::key(f, &text));
+                baselined += usize::from(old);
+                !old
+            });
+        }
+        let mut report = FileReport {
+            path: shown.clone(),
+            baselined,
+            fixed,
+            ..FileReport::default()
+        };
+        if self.record_baseline {
+            report.records = records(&lint.findings, &text);
+            lint.findings.clear();
+        } else if self.fix == FixMode::Diff {
+            report.rendered = diff;
+        } else {
+            (report.rendered, report.sarif) = render_file(self.format, &text, &lint.findings);
+        }
+        report.lint = lint;
+        report
+    }
+}
+
+/// Applies the fixes the findings carry until nothing changes (a rewrite can reveal the
+/// next one: a renamed tool's renamed field is only checked once the tool is known), as ruff
+/// does; returns how many were applied.
+fn fix_until_stable(
+    text: &mut String,
+    lint: &mut FileLint,
+    relint: impl Fn(&str) -> FileLint,
+) -> usize {
+    let mut fixed = 0;
+    for _ in 0..MAX_FIX_PASSES {
+        let repaired = fix::apply(text, &lint.findings);
+        if repaired.applied.is_empty() {
+            break;
+        }
+        fixed += repaired.applied.len();
+        *text = repaired.text;
+        *lint = relint(text);
+    }
+    fixed
+}
+
+/// The baseline records of a file's findings.
+fn records(findings: &[Finding], text: &str) -> Vec<Record> {
+    findings
+        .iter()
+        .map(|f| Record {
+            key: baseline::key(f, text),
+            line: f.start.line,
+            message: f.message.clone(),
+        })
+        .collect()
+}
+
+/// A file's findings in `format`: the text to print, or, for SARIF, each finding with its
+/// fingerprint (SARIF and JSON are written whole at the end of a run).
+fn render_file(
+    format: Format,
+    text: &str,
+    findings: &[Finding],
+) -> (String, Vec<(Finding, String)>) {
+    match format {
+        Format::Full { color } => (render::full::render(text, findings, color), Vec::new()),
+        Format::Concise => (render::concise::render(findings), Vec::new()),
+        Format::Github => (render::github::render(findings), Vec::new()),
+        Format::Json => (String::new(), Vec::new()),
+        Format::Sarif => (
+            String::new(),
+            findings
+                .iter()
+                .map(|f| (f.clone(), baseline::fingerprint(f, text)))
+                .collect(),
+        ),
+    }
+}
+
+impl Totals {
+    /// Counts one report; what it says beyond its findings (errors, warnings) is appended
+    /// to `messages`. Returns whether the file could not be checked completely.
+    pub fn add(&mut self, d: &FileReport, messages: &mut Vec<String>) -> bool {
+        if let Some(e) = &d.error {
+            messages.push(format!("error: {}: {e}", d.path));
+            self.unchecked += 1;
+            return true;
+        }
+        self.files += 1;
+        self.calls += d.lint.calls;
+        self.baselined += d.baselined;
+        self.fixed += d.fixed;
+        self.files_fixed += usize::from(d.fixed > 0);
+        for e in &d.lint.errors {
+            messages.push(format!("error: {e}"));
+        }
+        if !d.lint.errors.is_empty() {
+            self.unchecked += 1;
+        }
+        for w in &d.lint.warnings {
+            messages.push(format!("warning: {w}"));
+        }
+        if !d.lint.findings.is_empty() {
+            self.files_with_findings += 1;
+        }
+        for f in &d.lint.findings {
+            match f.severity {
+                Severity::Error => self.errors += 1,
+                Severity::Warning => self.warnings += 1,
+            }
+        }
+        !d.lint.errors.is_empty()
+    }
+}
