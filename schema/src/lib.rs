@@ -22,6 +22,7 @@
 pub mod codegen;
 pub mod diag;
 pub mod diff;
+pub mod docs;
 pub mod files;
 pub mod json;
 pub mod load;
