@@ -21,6 +21,7 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod diff;
+pub mod docs;
 pub mod files;
 pub mod load;
 pub mod suggest;
