@@ -22,6 +22,7 @@ pub mod negation;
 pub mod render;
 pub mod rules;
 pub mod scan;
+pub mod servers;
 pub mod text;
 pub mod walk;
 
