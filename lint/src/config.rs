@@ -283,6 +283,37 @@ impl Config {
         self.servers.iter().find(|s| s.name == name)
     }
 
+    /// The lint settings this configuration gives: negation words, severities, and the
+    /// unprefixed server's name, prefixes and removed tools.
+    pub fn settings(&self) -> crate::lint::Settings {
+        let server = self.unprefixed_server();
+        crate::lint::Settings {
+            negation_words: self.negation_words.clone(),
+            severities: self.severities.clone(),
+            server: server.map(|s| s.name.clone()),
+            prefixes: server.map(|s| s.prefixes.clone()),
+            removed: server.map(|s| s.removed.clone()).unwrap_or_default(),
+        }
+    }
+
+    /// Loads the unprefixed server's surface, when it is a `[servers.NAME]` table (`None`
+    /// when the top-level `catalog` / `manifest` is the surface, or there is none).
+    pub fn load_unprefixed(&self) -> Option<Result<toolgate_schema::Surface, String>> {
+        self.unprefixed_server().map(crate::servers::load)
+    }
+
+    /// Loads every other server's surface, for [`crate::Linter::add_server`].
+    pub fn load_other_servers(
+        &self,
+    ) -> Result<Vec<(ServerSpec, toolgate_schema::Surface)>, String> {
+        let main = self.unprefixed.as_deref();
+        self.servers
+            .iter()
+            .filter(|s| Some(s.name.as_str()) != main)
+            .map(|s| crate::servers::load(s).map(|surface| (s.clone(), surface)))
+            .collect()
+    }
+
     /// The path of `path` relative to the configuration's folder, with `/` separators, as
     /// globs see it.
     pub fn relative(&self, path: &Path) -> String {

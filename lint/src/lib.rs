@@ -24,6 +24,7 @@ pub mod rules;
 pub mod scan;
 pub mod servers;
 pub mod text;
+pub mod toollist;
 pub mod walk;
 
 pub use finding::{Edit, Finding};

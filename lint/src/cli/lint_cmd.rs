@@ -12,7 +12,7 @@ use crate::baseline::{self, Baseline, Record};
 use crate::config::{self, Config};
 use crate::finding::Finding;
 use crate::fix;
-use crate::lint::{FileLint, Linter, Settings};
+use crate::lint::{FileLint, Linter};
 use crate::render::{self, Format, Totals};
 use crate::rules::Severity;
 use crate::walk;
@@ -160,6 +160,12 @@ fn load_surface(args: &LintArgs, config: &Config) -> Result<Surface, u8> {
         SurfaceSource::Catalog(CatalogArg::parse(c))
     } else if let Some(m) = &config.manifest {
         SurfaceSource::Manifest(m.clone())
+    } else if let Some(loaded) = config.load_unprefixed() {
+        // [servers.NAME] (toolgate-lint): the unprefixed server's surface.
+        return loaded.map_err(|e| {
+            eprintln!("error: {e}");
+            EXIT_ERROR
+        });
     } else {
         eprintln!(
             "error: no surface to check against: give --catalog NAME|DIR or --manifest FILE, or set `catalog` or `manifest` in toolgate.toml"
@@ -323,18 +329,29 @@ pub fn lint(args: &LintArgs) -> u8 {
             }
         }
     }
+    // The other [servers.NAME] of each configuration (toolgate-lint).
+    let mut others: Vec<Vec<(crate::servers::ServerSpec, Surface)>> = Vec::new();
+    for (k, c) in configs.iter().enumerate() {
+        match surfaces[k].as_ref().map(|_| c.load_other_servers()) {
+            Some(Err(e)) => {
+                eprintln!("error: {e}");
+                return EXIT_ERROR;
+            }
+            Some(Ok(o)) => others.push(o),
+            None => others.push(Vec::new()),
+        }
+    }
     let linters: Vec<Option<Linter<'_>>> = surfaces
         .iter()
         .zip(&configs)
-        .map(|(s, c)| {
+        .zip(&others)
+        .map(|((s, c), o)| {
             s.as_ref().map(|s| {
-                Linter::new(
-                    s,
-                    Settings {
-                        negation_words: c.negation_words.clone(),
-                        severities: c.severities.clone(),
-                    },
-                )
+                let mut l = Linter::new(s, c.settings());
+                for (spec, surface) in o {
+                    l.add_server(&spec.name, &spec.prefixes, &spec.removed, surface);
+                }
+                l
             })
         })
         .collect();
@@ -628,7 +645,7 @@ fn lint_one(
     fix_mode: FixMode,
 ) -> Done {
     let shown = walk::display(path);
-    let text = match walk::read(path) {
+    let (text, lossy) = match walk::read_lossy(path) {
         Ok(t) => t,
         Err(e) => {
             return Done {
@@ -640,9 +657,13 @@ fn lint_one(
     };
     let mut text = text;
     let mut lint = linter.lint_text(&shown, &text, config.mapped_profiles(path));
+    if let Some(w) = &lossy {
+        lint.warnings.push(format!("{shown}: {w}"));
+    }
     let mut fixed = 0;
     let mut diff = String::new();
-    if fix_mode != FixMode::Off {
+    // A file read lossily is never rewritten.
+    if fix_mode != FixMode::Off && lossy.is_none() {
         // A rewrite can reveal the next one (a renamed tool's renamed field is only checked
         // once the tool is known), so fix until nothing changes, as ruff does.
         let original = text.clone();
