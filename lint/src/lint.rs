@@ -133,6 +133,32 @@ struct FoundCall {
     args: Args,
 }
 
+/// Tools the hosts have built in (Claude Code's `Task(...)`, `Agent(...)`, `Bash(...)`):
+/// never an MCP server's, so never an unknown tool of one.
+const HOST_TOOLS: &[&str] = &[
+    "Task",
+    "Agent",
+    "Bash",
+    "Read",
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "Grep",
+    "Glob",
+    "LS",
+    "WebFetch",
+    "WebSearch",
+    "TodoWrite",
+    "TodoRead",
+    "NotebookEdit",
+    "NotebookRead",
+    "Skill",
+    "SlashCommand",
+    "ExitPlanMode",
+    "KillShell",
+    "BashOutput",
+];
+
 /// Keywords that are never tool names, whatever follows them.
 const KEYWORDS: &[&str] = &[
     "if", "for", "while", "switch", "return", "catch", "elif", "with", "match", "assert", "and",
@@ -560,7 +586,11 @@ impl<'s> Linter<'s> {
         // An unknown name is a call only when written tight against its `(`: prose inside a
         // code block ("clears as Done (flag=true)") is not a call.
         if kind == NameKind::Unknown
-            && (c.qualified || c.after_keyword || c.spaced || KEYWORDS.contains(&name))
+            && (c.qualified
+                || c.after_keyword
+                || c.spaced
+                || KEYWORDS.contains(&name)
+                || (!prefixed && HOST_TOOLS.contains(&name)))
         {
             return None;
         }

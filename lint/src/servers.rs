@@ -104,12 +104,12 @@ pub fn tools_list_surface(path: &Path, bytes: &[u8]) -> Result<Surface, String> 
                 .cloned()
                 .unwrap_or_else(|| serde_json::Value::String(String::new())),
         );
-        entry.insert(
-            "inputSchema".into(),
-            t.get("inputSchema")
-                .cloned()
-                .unwrap_or_else(|| serde_json::json!({"type": "object"})),
-        );
+        let mut input = t
+            .get("inputSchema")
+            .cloned()
+            .unwrap_or_else(|| serde_json::json!({"type": "object"}));
+        loosen(&mut input, 0);
+        entry.insert("inputSchema".into(), input);
         out.push(serde_json::json!({
             "name": name,
             "entries": [serde_json::Value::Object(entry)],
@@ -125,6 +125,41 @@ pub fn tools_list_surface(path: &Path, bytes: &[u8]) -> Result<Surface, String> 
     });
     let text = serde_json::to_vec(&manifest).map_err(|e| format!("{shown}: {e}"))?;
     Surface::from_manifest(path, &text).map_err(|e| e.to_string())
+}
+
+/// Keywords of a captured schema the catalog model cannot hold yet; a subschema using one
+/// is read as "any value" (its field is still known, its value is not checked).
+const LOOSENED: &[&str] = &["anyOf", "oneOf", "allOf", "not"];
+
+/// Makes a captured input schema fit the catalog model: subschemas with combinators or a
+/// list of types accept any value. Deep schemas (past 32 levels) are cut the same way.
+fn loosen(schema: &mut serde_json::Value, depth: usize) {
+    let Some(obj) = schema.as_object_mut() else {
+        return;
+    };
+    let loose = depth > 32
+        || LOOSENED.iter().any(|k| obj.contains_key(*k))
+        || obj.get("type").is_some_and(serde_json::Value::is_array);
+    if loose {
+        let description = obj.get("description").cloned();
+        obj.clear();
+        if let Some(d) = description {
+            obj.insert("description".into(), d);
+        }
+        return;
+    }
+    for key in ["properties", "$defs", "definitions", "patternProperties"] {
+        if let Some(props) = obj.get_mut(key).and_then(serde_json::Value::as_object_mut) {
+            for v in props.values_mut() {
+                loosen(v, depth + 1);
+            }
+        }
+    }
+    for key in ["items", "additionalProperties", "if", "then", "else"] {
+        if let Some(v) = obj.get_mut(key) {
+            loosen(v, depth + 1);
+        }
+    }
 }
 
 /// Loads a server's surface and adds the renames the configuration declares.
