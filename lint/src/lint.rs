@@ -352,6 +352,7 @@ impl<'s> Linter<'s> {
                     continue;
                 };
                 let prefixed = tool_name != c.name;
+                let written = c.name;
                 let c = scan::Candidate {
                     name: tool_name,
                     ..c
@@ -370,11 +371,7 @@ impl<'s> Linter<'s> {
                 called.push(call.name.start);
                 let checker = &self.servers[si].checker;
                 if checker.lookup(call.name.of(text)) == NameKind::Known {
-                    used.push((
-                        si,
-                        call.name,
-                        Span::new(c.name.start.min(call.name.start), call.name.end),
-                    ));
+                    used.push((si, call.name, Span::new(written.start, call.name.end)));
                 }
                 let mut found = checker.check_call(text, call.name, &call.args, &skill);
                 if found.is_empty() {
@@ -715,7 +712,9 @@ impl<'s> Linter<'s> {
                     while end > name_start && bytes[end - 1] == b'-' {
                         end -= 1;
                     }
-                    if end == name_start {
+                    // `mcp__github__NAME`, `mcp__github__TOOL`: a placeholder.
+                    let name = &text[name_start..end];
+                    if end == name_start || !name.bytes().any(|b| b.is_ascii_lowercase()) {
                         continue;
                     }
                     // A path or a domain behind a generic prefix (`github/workflows/ci.yml`,

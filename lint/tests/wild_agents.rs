@@ -149,7 +149,13 @@ fn wild_agent_files_against_github_mcp_server() {
                         f.start.line, f.start.column, f.message
                     );
                 }
-                Rule::ToolNotAllowed => not_allowed += 1,
+                Rule::ToolNotAllowed => {
+                    not_allowed += 1;
+                    eprintln!(
+                        "not allowed: {path}:{}:{}: {}",
+                        f.start.line, f.start.column, f.message
+                    );
+                }
                 _ => {
                     param += 1;
                     eprintln!(
