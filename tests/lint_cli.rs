@@ -172,7 +172,10 @@ fn malformed_files_are_reported_and_the_run_goes_on() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
-        err.contains("utf8/SKILL.md: is not valid UTF-8 (bad byte at offset 19, line 4)"),
+        err.contains("warning: ")
+            && err.contains(
+                "utf8/SKILL.md: is not valid UTF-8 (bad byte at offset 19, line 4); read lossily"
+            ),
         "{err}"
     );
     assert!(err.contains("binary/SKILL.md: is a binary file"), "{err}");
@@ -182,7 +185,7 @@ fn malformed_files_are_reported_and_the_run_goes_on() {
     );
     assert!(err.contains("loop/"), "{err}");
     assert!(
-        err.contains("yaml/SKILL.md:3:1:") && err.contains("not valid YAML"),
+        err.contains("yaml/SKILL.md:3:1:") && err.contains("not strict YAML"),
         "{err}"
     );
     let out = stdout(&o);
@@ -276,7 +279,7 @@ fn sarif_and_github_formats() {
     assert_eq!(v["version"], "2.1.0");
     let run0 = &v["runs"][0];
     assert_eq!(run0["columnKind"], "unicodeCodePoints");
-    assert_eq!(run0["tool"]["driver"]["rules"].as_array().unwrap().len(), 7);
+    assert_eq!(run0["tool"]["driver"]["rules"].as_array().unwrap().len(), 8);
     let r = &run0["results"][0];
     assert_eq!(r["ruleId"], "unknown-tool");
     assert_eq!(
@@ -473,7 +476,7 @@ fn explain_prints_each_rule() {
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).starts_with("# unknown-field\n"));
     let o = run(&["explain"]);
-    assert_eq!(stdout(&o).lines().count(), 7);
+    assert_eq!(stdout(&o).lines().count(), 8);
     let o = run(&["explain", "unknown-feild"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(

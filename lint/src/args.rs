@@ -513,8 +513,24 @@ impl Parser<'_> {
                 ValueKind::Array
             }
             b'{' => {
+                let from = self.pos;
                 self.nested()?;
-                ValueKind::Object
+                // `{PR_NUMBER}`, `{{issue}}`, `{Epic番号}`: a template placeholder, not an
+                // object (which has `key: value` members, or is empty).
+                let inner = &self.b[from..self.pos];
+                let inner = inner.strip_prefix(b"{").unwrap_or(inner);
+                let inner = inner.strip_suffix(b"}").unwrap_or(inner);
+                let inner = inner.strip_prefix(b"{").unwrap_or(inner);
+                let inner = inner.strip_suffix(b"}").unwrap_or(inner);
+                if !inner.is_empty()
+                    && !inner
+                        .iter()
+                        .any(|&b| matches!(b, b':' | b'"' | b'\'' | b'{'))
+                {
+                    ValueKind::Placeholder
+                } else {
+                    ValueKind::Object
+                }
             }
             b'(' => {
                 self.nested()?;

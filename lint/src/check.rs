@@ -73,6 +73,8 @@ pub struct Checker<'s> {
     /// The surface.
     pub surface: &'s Surface,
     former_tools: HashMap<&'s str, &'s str>,
+    /// Former names whose new call sets fields: old name -> field and JSON value.
+    former_sets: HashMap<&'s str, &'s [(String, String)]>,
     /// Tool names to their index in the surface, with a cheap hash: the pre-filter asks for
     /// every `name(` in every file.
     names: HashMap<&'s str, usize, BuildFnv>,
@@ -100,6 +102,14 @@ impl<'s> Checker<'s> {
                 }
             }
         }
+        let mut former_sets = HashMap::new();
+        for t in &surface.tools {
+            for (old, set) in &t.formerly_set {
+                if former_tools.contains_key(old.as_str()) {
+                    former_sets.insert(old.as_str(), set.as_slice());
+                }
+            }
+        }
         let names = surface
             .tools
             .iter()
@@ -109,9 +119,20 @@ impl<'s> Checker<'s> {
         Checker {
             surface,
             former_tools,
+            former_sets,
             names,
             memo: std::sync::Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The fields a call by the new name of the former tool `old` sets (empty when none).
+    pub fn former_set(&self, old: &str) -> &'s [(String, String)] {
+        self.former_sets.get(old).copied().unwrap_or(&[])
+    }
+
+    /// The names the surface's tools had before, with the tool each is now.
+    pub fn former_names(&self) -> impl Iterator<Item = (&'s str, &'s str)> + '_ {
+        self.former_tools.iter().map(|(o, n)| (*o, *n))
     }
 
     /// Whether the surface knows profiles (a tatara-format manifest does not).
@@ -256,7 +277,8 @@ impl<'s> Checker<'s> {
         answer
     }
 
-    fn unknown_tool(&self, tool_name: &str, name: Span) -> Problem {
+    /// The `unknown-tool` problem of the name at `name` in a text.
+    pub fn unknown_tool(&self, tool_name: &str, name: Span) -> Problem {
         let renamed = self.former_tools.get(tool_name).copied();
         let suggestion = renamed.map(str::to_string).or_else(|| {
             self.suggest(
@@ -267,15 +289,12 @@ impl<'s> Checker<'s> {
         Problem {
             rule: Rule::UnknownTool,
             span: name,
-            message: rules::unknown_tool::message(
-                tool_name,
-                renamed,
-                if renamed.is_some() {
-                    None
-                } else {
-                    suggestion.as_deref()
-                },
-            ),
+            message: match renamed {
+                Some(new) => {
+                    rules::unknown_tool::renamed_with(tool_name, new, self.former_set(tool_name))
+                }
+                None => rules::unknown_tool::message(tool_name, None, suggestion.as_deref()),
+            },
             tool: Some(tool_name.to_string()),
             field: None,
             value: None,

@@ -13,7 +13,18 @@
 //!
 //! [severity]                          # error (default), warning or off
 //! unknown-profile = "warning"
+//!
+//! [servers.github]                    # more surfaces, each under its hosts' prefixes
+//! tools_list = "captured.json"        # or catalog = "...", or manifest = "..."
+//! prefixes = ["mcp__github__", "github/"]   # default: see `servers::default_prefixes`
+//! removed = ["enable_toolset"]        # tools gone without a replacement
+//! [servers.github.formerly]           # renames the surface cannot declare itself
+//! get_issue = { tool = "issue_read", set = { method = "get" } }
+//! write_label = "label_write"
 //! ```
+//!
+//! Unprefixed names belong to the server `unprefixed = "NAME"` names; by default the only
+//! server when there is one. The top-level `catalog` / `manifest` is such a server.
 //!
 //! Globs are matched against paths relative to the folder holding the file.
 
@@ -23,12 +34,30 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 
 use crate::rules::{Rule, Severity};
+use crate::servers::{Rename, ServerSpec, Source};
 
 /// The file name looked for.
 pub const FILE_NAME: &str = "toolgate.toml";
 
-/// The files walked when the configuration names none.
-pub const DEFAULT_INCLUDE: &[&str] = &["**/SKILL.md", "**/.claude/agents/**/*.md"];
+/// The files walked when the configuration names none: what hosts read as agent
+/// instructions (skills, Claude Code agents, commands and settings, plugin folders, GitHub
+/// Copilot agents, prompts and instructions, AGENTS.md, CLAUDE.md).
+pub const DEFAULT_INCLUDE: &[&str] = &[
+    "**/SKILL.md",
+    "**/skills/**/*.md",
+    "**/.claude/agents/**/*.md",
+    "**/.claude/commands/**/*.md",
+    "**/.claude/skills/**/*.md",
+    "**/.claude/settings.json",
+    "**/.claude/settings.local.json",
+    "**/agents/*.md",
+    "**/commands/**/*.md",
+    "**/.github/agents/*.agent.md",
+    "**/.github/prompts/*.prompt.md",
+    "**/.github/copilot-instructions.md",
+    "**/AGENTS.md",
+    "**/CLAUDE.md",
+];
 
 #[derive(Deserialize, Default, Debug)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -44,6 +73,33 @@ struct File {
     profile_map: Vec<MapEntry>,
     #[serde(default)]
     severity: std::collections::BTreeMap<String, String>,
+    #[serde(default)]
+    servers: std::collections::BTreeMap<String, ServerFile>,
+    unprefixed: Option<String>,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(deny_unknown_fields)]
+struct ServerFile {
+    catalog: Option<String>,
+    manifest: Option<String>,
+    tools_list: Option<String>,
+    prefixes: Option<Vec<String>>,
+    #[serde(default)]
+    formerly: std::collections::BTreeMap<String, RenameFile>,
+    #[serde(default)]
+    removed: Vec<String>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(untagged)]
+enum RenameFile {
+    Tool(String),
+    Set {
+        tool: String,
+        #[serde(default)]
+        set: toml::Table,
+    },
 }
 
 #[derive(Deserialize, Debug)]
@@ -91,6 +147,10 @@ pub struct Config {
     pub profile_map: Vec<(GlobSet, Vec<String>)>,
     /// Severity per rule (`None`: off).
     pub severities: Vec<(Rule, Option<Severity>)>,
+    /// The `[servers.NAME]` tables, sorted by name.
+    pub servers: Vec<ServerSpec>,
+    /// The server unprefixed names belong to (`unprefixed`, or the only server).
+    pub unprefixed: Option<String>,
 }
 
 impl Config {
@@ -122,6 +182,8 @@ impl Config {
                 .iter()
                 .map(|r| (*r, Some(Severity::Error)))
                 .collect(),
+            servers: Vec::new(),
+            unprefixed: None,
         }
     }
 
@@ -196,7 +258,71 @@ impl Config {
                 }
             }
         }
+        for (name, server) in file.servers {
+            config.servers.push(
+                server_spec(&base, &name, server)
+                    .map_err(|e| format!("{shown}: servers.{name}: {e}"))?,
+            );
+        }
+        config.unprefixed = match file.unprefixed {
+            Some(u) if !config.servers.iter().any(|s| s.name == u) => {
+                return Err(format!(
+                    "{shown}: unprefixed: `{u}` is not a `[servers.NAME]` table"
+                ));
+            }
+            Some(u) => Some(u),
+            None if config.servers.len() == 1
+                && config.catalog.is_none()
+                && config.manifest.is_none() =>
+            {
+                config.servers.first().map(|s| s.name.clone())
+            }
+            None => None,
+        };
         Ok(config)
+    }
+
+    /// The unprefixed server's table, when it is one of `servers` (not the top-level
+    /// `catalog` / `manifest`).
+    pub fn unprefixed_server(&self) -> Option<&ServerSpec> {
+        let name = self.unprefixed.as_deref()?;
+        self.servers.iter().find(|s| s.name == name)
+    }
+
+    /// The lint settings this configuration gives: negation words, severities, and the
+    /// unprefixed server's name, prefixes and removed tools.
+    pub fn settings(&self) -> crate::lint::Settings {
+        let server = self.unprefixed_server();
+        crate::lint::Settings {
+            negation_words: self.negation_words.clone(),
+            severities: self.severities.clone(),
+            server: server.map(|s| s.name.clone()),
+            prefixes: server.map(|s| s.prefixes.clone()),
+            removed: server.map(|s| s.removed.clone()).unwrap_or_default(),
+        }
+    }
+
+    /// Loads the unprefixed server's surface, when it is a `[servers.NAME]` table (`None`
+    /// when the top-level `catalog` / `manifest` is the surface, or there is none).
+    pub fn load_unprefixed(
+        &self,
+        bundled: crate::servers::Bundled<'_>,
+    ) -> Option<Result<toolgate_schema::Surface, String>> {
+        self.unprefixed_server()
+            .map(|s| crate::servers::load(s, bundled))
+    }
+
+    /// Loads every other server's surface, for [`crate::Linter::add_server`].
+    pub fn load_other_servers(
+        &self,
+        bundled: crate::servers::Bundled<'_>,
+    ) -> Result<Vec<(ServerSpec, toolgate_schema::Surface)>, String> {
+        let main = self.unprefixed.as_deref();
+        self.servers
+            .iter()
+            .filter(|s| Some(s.name.as_str()) != main)
+            .map(|s| crate::servers::load(s, bundled).map(|surface| (s.clone(), surface)))
+            .collect()
     }
 
     /// The path of `path` relative to the configuration's folder, with `/` separators, as
@@ -223,6 +349,45 @@ impl Config {
             .find(|(set, _)| set.is_match(&rel))
             .map(|(_, p)| p.as_slice())
     }
+}
+
+fn server_spec(base: &Path, name: &str, f: ServerFile) -> Result<ServerSpec, String> {
+    let source = match (f.catalog, f.manifest, f.tools_list) {
+        (Some(c), None, None) => Source::Catalog(c),
+        (None, Some(m), None) => Source::Manifest(base.join(m)),
+        (None, None, Some(t)) => Source::ToolsList(base.join(t)),
+        _ => return Err("give one of `catalog`, `manifest` or `tools_list`".to_string()),
+    };
+    let prefixes = f
+        .prefixes
+        .unwrap_or_else(|| crate::servers::default_prefixes(name));
+    if let Some(p) = prefixes
+        .iter()
+        .find(|p| p.is_empty() || p.matches('*').count() > 1)
+    {
+        return Err(format!("prefixes: `{p}` is empty or has more than one `*`"));
+    }
+    let mut renames = Vec::new();
+    for (old, r) in f.formerly {
+        let (new, set) = match r {
+            RenameFile::Tool(t) => (t, Vec::new()),
+            RenameFile::Set { tool, set } => (
+                tool,
+                set.iter()
+                    .map(|(k, v)| (k.clone(), serde_json::to_string(v).unwrap_or_default()))
+                    .collect(),
+            ),
+        };
+        renames.push(Rename { old, new, set });
+    }
+    Ok(ServerSpec {
+        name: name.to_string(),
+        source,
+        base: base.to_path_buf(),
+        prefixes,
+        renames,
+        removed: f.removed,
+    })
 }
 
 fn build_set<'a>(globs: impl Iterator<Item = &'a str>) -> Result<GlobSet, String> {
@@ -293,6 +458,40 @@ mod tests {
         assert!(c.include.is_match("SKILL.md"));
         assert!(c.include.is_match("a/b/SKILL.md"));
         assert!(c.include.is_match(".claude/agents/x.md"));
+        assert!(c.include.is_match(".claude/commands/gitops/pr.md"));
+        assert!(c.include.is_match(".claude/settings.local.json"));
+        assert!(c.include.is_match(".github/agents/dev.agent.md"));
+        assert!(c.include.is_match("AGENTS.md"));
         assert!(!c.include.is_match("README.md"));
+        assert!(!c.include.is_match(".github/workflows/ci.yml"));
+    }
+
+    #[test]
+    fn servers_with_prefixes_and_renames() {
+        let c = Config::parse(
+            Path::new("repo/toolgate.toml"),
+            "[servers.github]\ntools_list = \"gh.json\"\nprefixes = [\"mcp__github__\", \"github/\"]\nremoved = [\"enable_toolset\"]\n[servers.github.formerly]\nget_issue = { tool = \"issue_read\", set = { method = \"get\" } }\nwrite_label = \"label_write\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.unprefixed.as_deref(), Some("github"));
+        let s = c.unprefixed_server().unwrap();
+        assert_eq!(s.source, Source::ToolsList(PathBuf::from("repo/gh.json")));
+        assert_eq!(s.prefixes, ["mcp__github__", "github/"]);
+        assert_eq!(
+            s.renames[0].set,
+            [("method".to_string(), "\"get\"".to_string())]
+        );
+        assert_eq!(s.renames[1].new, "label_write");
+        let c = Config::parse(
+            Path::new("t.toml"),
+            "catalog = \"tatara\"\n[servers.gh]\nmanifest = \"m.json\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.unprefixed, None);
+        assert_eq!(c.servers[0].prefixes[0], "mcp__gh__");
+        let e = Config::parse(Path::new("t.toml"), "[servers.gh]\n").unwrap_err();
+        assert!(e.contains("servers.gh"), "{e}");
+        let e = Config::parse(Path::new("t.toml"), "unprefixed = \"x\"\n").unwrap_err();
+        assert!(e.contains("unprefixed"), "{e}");
     }
 }

@@ -24,7 +24,9 @@ pub mod render;
 pub mod rules;
 pub mod run;
 pub mod scan;
+pub mod servers;
 pub mod text;
+pub mod toollist;
 pub mod walk;
 
 pub use finding::{Edit, Finding};

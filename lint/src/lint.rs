@@ -4,6 +4,7 @@
 //! configuration maps the file's path to); reading files, walking folders and printing live
 //! elsewhere.
 
+use aho_corasick::{AhoCorasick, MatchKind};
 use toolgate_schema::Surface;
 
 use crate::args::{ArgKind, Args, Outcome, ParseOptions, ValueKind, parse_args};
@@ -14,7 +15,9 @@ use crate::markers;
 use crate::negation;
 use crate::rules::{self, Rule, Severity};
 use crate::scan::{self, Context, region_of};
+use crate::servers::{self, Prefix};
 use crate::text::{LineIndex, Span};
+use crate::toollist::{self, ListKey};
 
 /// Settings that come from the configuration.
 #[derive(Clone, Debug)]
@@ -23,6 +26,13 @@ pub struct Settings {
     pub negation_words: Vec<String>,
     /// Each rule's severity; `None` turns the rule off.
     pub severities: Vec<(Rule, Option<Severity>)>,
+    /// The name of the server the surface is (default: the surface's catalog name).
+    pub server: Option<String>,
+    /// The prefixes its tools are written under (default:
+    /// [`servers::default_prefixes`] of its name).
+    pub prefixes: Option<Vec<String>>,
+    /// Tools the configuration declares removed without a replacement.
+    pub removed: Vec<String>,
 }
 
 impl Default for Settings {
@@ -33,6 +43,9 @@ impl Default for Settings {
                 .iter()
                 .map(|r| (*r, Some(Severity::Error)))
                 .collect(),
+            server: None,
+            prefixes: None,
+            removed: Vec::new(),
         }
     }
 }
@@ -64,8 +77,54 @@ pub struct FileLint {
 /// The lint, set up with a surface and settings; shared by every worker thread.
 #[derive(Debug)]
 pub struct Linter<'s> {
-    checker: Checker<'s>,
+    /// The servers; the first is the surface unprefixed names belong to.
+    servers: Vec<Server<'s>>,
     settings: Settings,
+    /// Finds every prefix and every unprefixed former or removed name in one pass.
+    refs: RefIndex,
+}
+
+/// One server: its surface and the prefixes its tools are written under.
+#[derive(Debug)]
+struct Server<'s> {
+    name: String,
+    prefixes: Vec<Prefix>,
+    removed: Vec<String>,
+    checker: Checker<'s>,
+}
+
+/// What a pattern of [`RefIndex`] is.
+#[derive(Clone, Copy, Debug)]
+enum Pat {
+    /// Prefix `prefix` of server `server` (its text before any `*`).
+    Prefix { server: usize, prefix: usize },
+    /// An unprefixed name of the first server that is a former or removed tool name.
+    Stale,
+}
+
+#[derive(Debug, Default)]
+struct RefIndex {
+    ac: Option<AhoCorasick>,
+    pats: Vec<Pat>,
+}
+
+/// A name, resolved against the servers' prefixes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Resolved {
+    /// A configured server's name: the server, the prefix length, whether it is generic.
+    Server(usize, usize, bool),
+    /// An `mcp__other__` name of a server not configured: out of scope.
+    Foreign,
+}
+
+/// A reference to a tool found outside a call.
+struct Reference {
+    server: usize,
+    /// The whole name, prefix included.
+    full: Span,
+    /// The tool name after the prefix.
+    name: Span,
+    generic: bool,
 }
 
 /// A call found in a text, ready to check.
@@ -73,6 +132,32 @@ struct FoundCall {
     name: Span,
     args: Args,
 }
+
+/// Tools the hosts have built in (Claude Code's `Task(...)`, `Agent(...)`, `Bash(...)`):
+/// never an MCP server's, so never an unknown tool of one.
+const HOST_TOOLS: &[&str] = &[
+    "Task",
+    "Agent",
+    "Bash",
+    "Read",
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "Grep",
+    "Glob",
+    "LS",
+    "WebFetch",
+    "WebSearch",
+    "TodoWrite",
+    "TodoRead",
+    "NotebookEdit",
+    "NotebookRead",
+    "Skill",
+    "SlashCommand",
+    "ExitPlanMode",
+    "KillShell",
+    "BashOutput",
+];
 
 /// Keywords that are never tool names, whatever follows them.
 const KEYWORDS: &[&str] = &[
@@ -83,31 +168,143 @@ const KEYWORDS: &[&str] = &[
 impl<'s> Linter<'s> {
     /// The lint for `surface`.
     pub fn new(surface: &'s Surface, settings: Settings) -> Linter<'s> {
-        Linter {
-            checker: Checker::new(surface),
+        let name = settings
+            .server
+            .clone()
+            .unwrap_or_else(|| surface.catalog.clone());
+        let prefixes = match &settings.prefixes {
+            Some(p) => p.clone(),
+            None if name.is_empty() => Vec::new(),
+            None => servers::default_prefixes(&name),
+        };
+        let removed = settings.removed.clone();
+        let mut linter = Linter {
+            servers: Vec::new(),
             settings,
-        }
+            refs: RefIndex::default(),
+        };
+        linter.push_server(name, &prefixes, removed, surface);
+        linter
     }
 
-    /// The surface's index.
+    /// Adds another server: names written under one of `prefixes` are checked against
+    /// `surface`. `removed` are its tools removed without a replacement.
+    pub fn add_server(
+        &mut self,
+        name: &str,
+        prefixes: &[String],
+        removed: &[String],
+        surface: &'s Surface,
+    ) {
+        self.push_server(name.to_string(), prefixes, removed.to_vec(), surface);
+    }
+
+    fn push_server(
+        &mut self,
+        name: String,
+        prefixes: &[String],
+        removed: Vec<String>,
+        surface: &'s Surface,
+    ) {
+        self.servers.push(Server {
+            name,
+            prefixes: prefixes.iter().map(|p| Prefix::parse(p)).collect(),
+            removed,
+            checker: Checker::new(surface),
+        });
+        self.refs = self.build_refs();
+    }
+
+    fn build_refs(&self) -> RefIndex {
+        let mut words: Vec<String> = Vec::new();
+        let mut pats = Vec::new();
+        for (si, server) in self.servers.iter().enumerate() {
+            for (pi, p) in server.prefixes.iter().enumerate() {
+                if !p.head.is_empty() {
+                    words.push(p.head.clone());
+                    pats.push(Pat::Prefix {
+                        server: si,
+                        prefix: pi,
+                    });
+                }
+            }
+        }
+        if let Some(main) = self.servers.first() {
+            let mut stale: Vec<&str> = main.checker.former_names().map(|(o, _)| o).collect();
+            stale.extend(main.removed.iter().map(String::as_str));
+            stale.sort_unstable();
+            stale.dedup();
+            for name in stale {
+                words.push(name.to_string());
+                pats.push(Pat::Stale);
+            }
+        }
+        let ac = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(&words)
+            .ok();
+        RefIndex { ac, pats }
+    }
+
+    /// The surface's index (of the server unprefixed names belong to).
     pub fn checker(&self) -> &Checker<'s> {
-        &self.checker
+        &self.servers[0].checker
+    }
+
+    /// Which server a name written `full` belongs to.
+    fn resolve(&self, full: &str) -> Option<Resolved> {
+        let mut best: Option<Resolved> = None;
+        let mut best_len = 0;
+        for (si, server) in self.servers.iter().enumerate() {
+            for p in &server.prefixes {
+                if let Some(len) = p.len_at(full, 0)
+                    && len > best_len
+                {
+                    best_len = len;
+                    best = Some(Resolved::Server(si, len, p.generic));
+                }
+            }
+        }
+        if best.is_none() && full.starts_with("mcp_") {
+            return Some(Resolved::Foreign);
+        }
+        best
+    }
+
+    /// The server and the tool name of a call's name span (its prefix stripped); `None`
+    /// for another server's tool.
+    fn call_target(&self, text: &str, name: Span) -> Option<(usize, Span, bool)> {
+        match self.resolve(name.of(text)) {
+            None => Some((0, name, false)),
+            Some(Resolved::Foreign) => None,
+            Some(Resolved::Server(si, len, generic)) => {
+                let stripped = Span::new(name.start + len, name.end);
+                (!stripped.is_empty()).then_some((si, stripped, generic))
+            }
+        }
     }
 
     /// Lints `text`, the content of the file shown as `path`. `mapped` are the profiles the
     /// configuration gives the file's path, used when its front matter names none.
     pub fn lint_text(&self, path: &str, text: &str, mapped: Option<&[String]>) -> FileLint {
         let mut out = FileLint::default();
-        let fm = scan::front_matter(text);
+        let settings_file = is_settings_file(path);
+        let fm = if settings_file {
+            None
+        } else {
+            scan::front_matter(text)
+        };
         let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
         let body_start = fm.map_or(bom, |f| f.body_start);
         let decoded = fm.map(|f| frontmatter::decode(text, f.yaml));
         if let Some(d) = &decoded
             && let Some((at, why)) = &d.error
         {
+            // Hosts read front matter leniently (an unquoted `: ` in a description): a warning,
+            // and the rest of the file is still checked.
             let pos = LineIndex::new(text).position(text, *at);
-            out.errors.push(format!(
-                "{path}:{}:{}: the front matter is not valid YAML: {why}; its profiles are unknown, so the skill was checked against every profile",
+            out.warnings.push(format!(
+                "{path}:{}:{}: the front matter is not strict YAML ({why}); hosts may still read it, and the file was checked, its profiles taken as unknown (every profile)",
                 pos.line, pos.column
             ));
         }
@@ -118,27 +315,69 @@ impl<'s> Linter<'s> {
             let span = p.span;
             problems.push((p, span));
         }
+        // Tool names used in the body (server, tool name span, whole name span), for
+        // `tool-not-allowed`.
+        let mut used: Vec<(usize, Span, Span)> = Vec::new();
+        // Where calls were found, so that a reference pass does not report them again.
+        let mut called: Vec<usize> = Vec::new();
 
         // The body.
         let body = Span::new(body_start, text.len());
-        let cands = scan::candidates(text, body, |name, open| match self.checker.lookup(name) {
-            NameKind::Known | NameKind::Former(_) => true,
-            NameKind::Unknown => scan::pair_follows(text, open),
-        });
+        let cands = if settings_file {
+            Vec::new()
+        } else {
+            scan::candidates(text, body, |name, open| match self.resolve(name) {
+                Some(Resolved::Foreign) => false,
+                Some(Resolved::Server(si, len, generic)) => match name.get(len..) {
+                    Some(rest) if !rest.is_empty() => match self.servers[si].checker.lookup(rest) {
+                        NameKind::Known | NameKind::Former(_) => true,
+                        NameKind::Unknown => !generic || scan::pair_follows(text, open),
+                    },
+                    _ => false,
+                },
+                None => match self.servers[0].checker.lookup(name) {
+                    NameKind::Known | NameKind::Former(_) => true,
+                    NameKind::Unknown => scan::pair_follows(text, open),
+                },
+            })
+        };
+        let mut regions: Option<Vec<scan::Region>> = None;
         if !cands.is_empty() {
-            let regions = scan::regions(text, body_start);
+            let regions = regions.get_or_insert_with(|| scan::regions(text, body_start));
             for c in cands {
-                let Some(region) = region_of(&regions, Span::new(c.name.start, c.open + 1)) else {
+                let Some(region) = region_of(regions, Span::new(c.name.start, c.open + 1)) else {
                     continue;
                 };
-                let Some(call) = self.call_at(text, c, region.span.end, region.context) else {
+                let Some((si, tool_name, generic)) = self.call_target(text, c.name) else {
+                    continue;
+                };
+                let prefixed = tool_name != c.name;
+                let written = c.name;
+                let c = scan::Candidate {
+                    name: tool_name,
+                    ..c
+                };
+                let Some(call) = self.call_at(
+                    si,
+                    text,
+                    c,
+                    region.span.end,
+                    region.context,
+                    prefixed && !generic,
+                ) else {
                     continue;
                 };
                 out.calls += 1;
-                let found = self.checker.check_call(text, call.name, &call.args, &skill);
+                called.push(call.name.start);
+                let checker = &self.servers[si].checker;
+                if checker.lookup(call.name.of(text)) == NameKind::Known {
+                    used.push((si, call.name, Span::new(written.start, call.name.end)));
+                }
+                let mut found = checker.check_call(text, call.name, &call.args, &skill);
                 if found.is_empty() {
                     continue;
                 }
+                self.extend_rename_fixes(si, text, &call, &mut found);
                 let line_start = memchr::memrchr(b'\n', &text.as_bytes()[..call.name.start])
                     .map_or(0, |i| i + 1);
                 let negated = negation::forbids(
@@ -158,17 +397,92 @@ impl<'s> Linter<'s> {
             }
         }
 
+        // Names written outside calls: behind a prefix, or former and removed names.
+        let refs = self.references(text, bom);
+        if !refs.is_empty() {
+            let fm_span = fm.map(|f| Span::new(bom, f.body_start));
+            let regions = regions.get_or_insert_with(|| scan::regions(text, body_start));
+            for r in refs {
+                if called.contains(&r.name.start) {
+                    continue;
+                }
+                let in_front = fm_span.is_some_and(|f| r.full.start < f.end);
+                let context = if settings_file || in_front {
+                    None
+                } else {
+                    Some(region_of(regions, r.full).map_or(Context::Prose, |g| g.context))
+                };
+                let server = &self.servers[r.server];
+                let tool = r.name.of(text);
+                match server.checker.lookup(tool) {
+                    NameKind::Known => {
+                        if !in_front {
+                            used.push((r.server, r.name, r.full));
+                        }
+                    }
+                    NameKind::Former(_) => {
+                        let mut p = server.checker.unknown_tool(tool, r.name);
+                        p.span = r.name;
+                        problems.push((p, r.full));
+                    }
+                    NameKind::Unknown => {
+                        let code_like = context.is_none_or(|c| c.is_code());
+                        let removed = server.removed.iter().any(|n| n == tool);
+                        if !removed && r.generic && !code_like {
+                            continue;
+                        }
+                        let mut p = server.checker.unknown_tool(tool, r.name);
+                        if removed {
+                            p.message = rules::unknown_tool::removed(tool);
+                            p.suggestion = None;
+                        }
+                        problems.push((p, r.full));
+                    }
+                }
+            }
+        }
+
+        // `tool-not-allowed`: an agent whose `tools:` restricts it.
+        if let Some(f) = fm
+            && restricts_tools(path)
+        {
+            for list in toollist::read(text, f.yaml) {
+                if list.key != ListKey::Tools {
+                    continue;
+                }
+                for (si, name, full) in &used {
+                    if self.allows(&list.entries, *si, name.of(text)) {
+                        continue;
+                    }
+                    let tool = name.of(text);
+                    problems.push((
+                        Problem {
+                            rule: Rule::ToolNotAllowed,
+                            span: *full,
+                            message: rules::tool_not_allowed::message(tool, full.of(text)),
+                            tool: Some(tool.to_string()),
+                            field: None,
+                            value: None,
+                            suggestion: None,
+                            fix: None,
+                        },
+                        *full,
+                    ));
+                }
+            }
+        }
+
         // Strings of the front matter: a known tool is checked wherever it is written.
         if let Some(d) = &decoded {
             for scalar in &d.scalars {
                 let value = scalar.value.as_str();
                 let cands = scan::candidates(value, Span::new(0, value.len()), |name, _| {
-                    self.checker.lookup(name) == NameKind::Known
+                    self.checker().lookup(name) == NameKind::Known
                 });
                 for c in cands {
                     let args = parse_args(value, c.open, value.len(), ParseOptions::default());
                     out.calls += 1;
-                    let found = self.checker.check_call(value, c.name, &args, &skill);
+                    let found = self.checker().check_call(value, c.name, &args, &skill);
                     if found.is_empty() {
                         continue;
                     }
@@ -250,22 +564,30 @@ impl<'s> Linter<'s> {
     }
 
     /// Decides whether the candidate is a call, and parses it.
+    /// `server` is the server the name belongs to; `prefixed` says it was written behind one
+    /// of its specific prefixes (`mcp__github__x(`), which makes it a call wherever it is.
     fn call_at(
         &self,
+        server: usize,
         text: &str,
         c: scan::Candidate,
         bound: usize,
         context: Context,
+        prefixed: bool,
     ) -> Option<FoundCall> {
         let name = c.name.of(text);
-        let kind = self.checker.lookup(name);
-        if kind != NameKind::Known && !context.is_code() {
+        let kind = self.servers[server].checker.lookup(name);
+        if kind != NameKind::Known && !context.is_code() && !prefixed {
             return None;
         }
         // An unknown name is a call only when written tight against its `(`: prose inside a
         // code block ("clears as Done (flag=true)") is not a call.
         if kind == NameKind::Unknown
-            && (c.qualified || c.after_keyword || c.spaced || KEYWORDS.contains(&name))
+            && (c.qualified
+                || c.after_keyword
+                || c.spaced
+                || KEYWORDS.contains(&name)
+                || (!prefixed && HOST_TOOLS.contains(&name)))
         {
             return None;
         }
@@ -286,6 +608,7 @@ impl<'s> Linter<'s> {
                         }
                     })
             }
+            NameKind::Unknown if prefixed => args.outcome == Outcome::Closed,
             NameKind::Unknown => {
                 args.outcome == Outcome::Closed
                     && args.pairs().next().is_some()
@@ -299,12 +622,157 @@ impl<'s> Linter<'s> {
         is_call.then_some(FoundCall { name: c.name, args })
     }
 
+    /// A renamed tool's fix rewrites the name; when the rename sets fields
+    /// (`get_issue` -> `issue_read` with `method="get"`), the fix also adds them after `(`,
+    /// unless the call already has them.
+    fn extend_rename_fixes(
+        &self,
+        server: usize,
+        text: &str,
+        call: &FoundCall,
+        found: &mut [Problem],
+    ) {
+        let checker = &self.servers[server].checker;
+        let old = call.name.of(text);
+        let set = checker.former_set(old);
+        if set.is_empty() {
+            return;
+        }
+        let Some(open) = text[call.name.end..].find('(').map(|i| call.name.end + i) else {
+            return;
+        };
+        let missing: Vec<String> = set
+            .iter()
+            .filter(|(f, _)| !call.args.pairs().any(|(n, _)| n.of(text) == f))
+            .map(|(f, v)| format!("{f}={v}"))
+            .collect();
+        if missing.is_empty() {
+            return;
+        }
+        let empty = call.args.items.is_empty();
+        for p in found.iter_mut() {
+            if p.rule != Rule::UnknownTool {
+                continue;
+            }
+            if let Some(fix) = &mut p.fix
+                && fix.span == call.name
+            {
+                let between = &text[call.name.end..open + 1];
+                let sep = if empty { "" } else { ", " };
+                fix.span = Span::new(call.name.start, open + 1);
+                fix.replacement =
+                    format!("{}{between}{}{sep}", fix.replacement, missing.join(", "));
+            }
+        }
+    }
+
+    /// Every name written behind a configured prefix, and every unprefixed former or removed
+    /// name, outside calls or inside them, from `from` on.
+    fn references(&self, text: &str, from: usize) -> Vec<Reference> {
+        let Some(ac) = &self.refs.ac else {
+            return Vec::new();
+        };
+        let bytes = text.as_bytes();
+        let mut out = Vec::new();
+        let hay = &text[from.min(text.len())..];
+        for m in ac.find_iter(hay) {
+            let start = from + m.start();
+            if start > 0 && is_ref_byte(bytes[start - 1]) {
+                continue;
+            }
+            match self.refs.pats.get(m.pattern().as_usize()) {
+                Some(Pat::Stale) => {
+                    let end = from + m.end();
+                    if end < bytes.len()
+                        && (crate::args::is_name_byte(bytes[end]) || bytes[end] == b'/')
+                    {
+                        continue;
+                    }
+                    let span = Span::new(start, end);
+                    out.push(Reference {
+                        server: 0,
+                        full: span,
+                        name: span,
+                        generic: false,
+                    });
+                }
+                Some(&Pat::Prefix { server, prefix }) => {
+                    let p = &self.servers[server].prefixes[prefix];
+                    let Some(len) = p.len_at(text, start) else {
+                        continue;
+                    };
+                    // A longer prefix of any server wins (`github/github-mcp-server/`).
+                    let name_start = start + len;
+                    let mut end = name_start;
+                    while end < bytes.len()
+                        && (bytes[end].is_ascii_alphanumeric() || matches!(bytes[end], b'_' | b'-'))
+                    {
+                        end += 1;
+                    }
+                    while end > name_start && bytes[end - 1] == b'-' {
+                        end -= 1;
+                    }
+                    // `mcp__github__NAME`, `mcp__github__TOOL`: a placeholder.
+                    let name = &text[name_start..end];
+                    if end == name_start || !name.bytes().any(|b| b.is_ascii_lowercase()) {
+                        continue;
+                    }
+                    // A path or a domain behind a generic prefix (`github/workflows/ci.yml`,
+                    // `github/github-mcp-server`) is not a tool.
+                    let next = bytes.get(end).copied();
+                    if p.generic
+                        && (text[name_start..end].contains('-')
+                            || matches!(next, Some(b'/' | b'-'))
+                            || (next == Some(b'.')
+                                && bytes
+                                    .get(end + 1)
+                                    .is_some_and(|b| b.is_ascii_alphanumeric())))
+                    {
+                        continue;
+                    }
+                    let full = Span::new(start, end);
+                    match self.resolve(full.of(text)) {
+                        Some(Resolved::Server(si, l, generic)) if l == len => out.push(Reference {
+                            server: si,
+                            full,
+                            name: Span::new(name_start, end),
+                            generic,
+                        }),
+                        _ => {}
+                    }
+                }
+                None => {}
+            }
+        }
+        out
+    }
+
+    /// Whether `entries` (a `tools:` list) grant tool `tool` of server `server`.
+    fn allows(&self, entries: &[(String, Span)], server: usize, tool: &str) -> bool {
+        let s = &self.servers[server];
+        entries.iter().any(|(e, _)| {
+            let e = e.trim();
+            if e == "*" || e == s.name || e == format!("mcp__{}", s.name) {
+                return true;
+            }
+            if server == 0 && e == tool {
+                return true;
+            }
+            s.prefixes.iter().any(|p| {
+                p.len_at(e, 0).is_some_and(|len| {
+                    let rest = &e[len..];
+                    rest.is_empty() || rest == "*" || rest == tool
+                }) || (p.tail.is_none() && p.head.trim_end_matches(['_', '/']) == e)
+            })
+        })
+    }
+
     fn skill_profiles(
         &self,
         declared: Option<&Declared>,
         mapped: Option<&[String]>,
     ) -> (SkillProfiles, Option<Problem>) {
-        if !self.checker.knows_profiles() {
+        if !self.checker().knows_profiles() {
             return (SkillProfiles::all(), None);
         }
         let names: Vec<(String, Option<Span>)> = match (declared, mapped) {
@@ -315,7 +783,7 @@ impl<'s> Linter<'s> {
         if names.is_empty() || names.iter().any(|(n, _)| n.trim() == "*") {
             return (SkillProfiles::all(), None);
         }
-        let surface = self.checker.surface;
+        let surface = self.checker().surface;
         let mut known: Vec<String> = Vec::new();
         let mut unknown: Vec<(String, Option<Span>)> = Vec::new();
         for (n, s) in names {
@@ -371,6 +839,30 @@ impl<'s> Linter<'s> {
             }),
         )
     }
+}
+
+/// Bytes that may not come right before a prefix or a name: a name byte, `/`, `.` (so that
+/// `github/` is not the `github/` of `.github/agents/`) or `@`.
+fn is_ref_byte(b: u8) -> bool {
+    crate::args::is_name_byte(b) || matches!(b, b'/' | b'.' | b'@' | b'$')
+}
+
+/// Whether `path` is a Claude Code settings file (`.claude/settings.json`,
+/// `settings.local.json`): JSON, where every string is a place for a tool name.
+pub fn is_settings_file(path: &str) -> bool {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    name.ends_with(".json")
+}
+
+/// Whether the front matter `tools:` of the file at `path` restricts what the agent may
+/// use: a Claude Code subagent (`.claude/agents/`, a plugin's `agents/`) or a Copilot custom
+/// agent (`.agent.md`). Skills and commands (`allowed-tools:`) only pre-approve.
+pub fn restricts_tools(path: &str) -> bool {
+    let p = path.replace('\\', "/");
+    p.ends_with(".agent.md")
+        || p.contains("/agents/")
+        || p.starts_with("agents/")
+        || p.contains(".claude/agents/")
 }
 
 fn is_literal(kind: &ValueKind) -> bool {

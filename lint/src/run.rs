@@ -5,7 +5,7 @@
 //! ```no_run
 //! use std::path::PathBuf;
 //! use toolgate_lint::run::{FixMode, Plan, Run};
-//! use toolgate_lint::{Linter, Settings};
+//! use toolgate_lint::Linter;
 //! use toolgate_lint::render::Format;
 //!
 //! # fn surface() -> toolgate_schema::Surface { unimplemented!() }
@@ -14,7 +14,7 @@
 //! let linters = plan
 //!     .configs
 //!     .iter()
-//!     .map(|c| Some(Linter::new(&surface, Settings::from_config(c))))
+//!     .map(|c| Some(Linter::new(&surface, c.settings())))
 //!     .collect();
 //! let run = Run { plan: &plan, linters, format: Format::Concise, fix: FixMode::Off, record_baseline: false };
 //! run.lint(None, |report| print!("{}", report.rendered));
@@ -32,7 +32,7 @@ use crate::baseline::{self, Baseline, Record};
 use crate::config::{self, Config};
 use crate::finding::Finding;
 use crate::fix;
-use crate::lint::{FileLint, Linter, Settings};
+use crate::lint::{FileLint, Linter};
 use crate::render::{self, Format, Totals};
 use crate::rules::Severity;
 use crate::walk;
@@ -75,16 +75,6 @@ const MAX_FIX_PASSES: usize = 8;
 /// Files linted per batch: the reports of a batch are handed out, in order, before the next
 /// one starts, so memory stays bounded whatever the number of files.
 const BATCH: usize = 512;
-
-impl Settings {
-    /// The settings a configuration file gives.
-    pub fn from_config(config: &Config) -> Settings {
-        Settings {
-            negation_words: config.negation_words.clone(),
-            severities: config.severities.clone(),
-        }
-    }
-}
 
 /// Which files to lint, and with which configuration each.
 #[derive(Debug)]
@@ -354,15 +344,19 @@ impl Run<'_, '_> {
             error: Some(e),
             ..FileReport::default()
         };
-        let mut text = match walk::read(path) {
+        let (mut text, lossy) = match walk::read_lossy(path) {
             Ok(t) => t,
             Err(e) => return failed(e),
         };
         let profiles = config.mapped_profiles(path);
         let mut lint = linter.lint_text(&shown, &text, profiles);
+        if let Some(w) = &lossy {
+            lint.warnings.push(format!("{shown}: {w}"));
+        }
         let mut fixed = 0;
         let mut diff = String::new();
-        if self.fix != FixMode::Off {
+        // A file read lossily is never rewritten.
+        if self.fix != FixMode::Off && lossy.is_none() {
             let original = text.clone();
             fixed = fix_until_stable(&mut text, &mut lint, |t| {
                 linter.lint_text(&shown, t, profiles)

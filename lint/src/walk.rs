@@ -172,3 +172,25 @@ pub fn read(path: &Path) -> Result<String, String> {
         format!("is not valid UTF-8 (bad byte at offset {at}, line {line}); not checked")
     })
 }
+
+/// Reads a file to lint like [`read`], but a file that is not valid UTF-8 is decoded lossily
+/// (each bad byte becomes U+FFFD) and comes back with a warning; `--fix` must not rewrite it.
+pub fn read_lossy(path: &Path) -> Result<(String, Option<String>), String> {
+    match read(path) {
+        Ok(t) => Ok((t, None)),
+        Err(e) if e.starts_with("is not valid UTF-8") => {
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read it: {e}"))?;
+            let at = std::str::from_utf8(&bytes)
+                .err()
+                .map_or(0, |e| e.valid_up_to());
+            let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+            Ok((
+                String::from_utf8_lossy(&bytes).into_owned(),
+                Some(format!(
+                    "is not valid UTF-8 (bad byte at offset {at}, line {line}); read lossily, and --fix leaves it alone"
+                )),
+            ))
+        }
+        Err(e) => Err(e),
+    }
+}

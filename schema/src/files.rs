@@ -169,15 +169,55 @@ fn yes() -> bool {
 #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Formerly {
-    /// Names the tool had before.
+    /// Names the tool had before: a name, or `{"name": old, "set": {field: value}}` when the
+    /// old tool became a value of a field of this one (`get_issue` -> `issue_read` with
+    /// `method: "get"`).
     #[serde(default)]
-    pub names: Vec<String>,
+    pub names: Vec<FormerName>,
     /// For a top-level field: the names it had before.
     #[serde(default)]
     pub fields: OrderedMap<Vec<String>>,
     /// For a top-level enum field, for one of its values: the values it replaced.
     #[serde(default)]
     pub values: OrderedMap<OrderedMap<Vec<String>>>,
+}
+
+/// One former name of a tool.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum FormerName {
+    /// The old name alone.
+    Name(String),
+    /// The old name and the fields a call by the new name sets to do what the old tool did.
+    Set {
+        /// The old name.
+        name: String,
+        /// Field -> value a call by the new name adds.
+        #[serde(default)]
+        #[schemars(with = "std::collections::BTreeMap<String, serde_json::Value>")]
+        set: OrderedMap<Value>,
+    },
+}
+
+impl FormerName {
+    /// The old name.
+    pub fn name(&self) -> &str {
+        match self {
+            FormerName::Name(n) | FormerName::Set { name: n, .. } => n,
+        }
+    }
+
+    /// The fields it sets, each with its value as JSON text (`"get"`, `3`).
+    pub fn set_literals(&self) -> Vec<(String, String)> {
+        match self {
+            FormerName::Name(_) => Vec::new(),
+            FormerName::Set { set, .. } => set
+                .0
+                .iter()
+                .map(|(k, v)| (k.clone(), serde_json::to_string(v).unwrap_or_default()))
+                .collect(),
+        }
+    }
 }
 
 /// The matrix file, `profiles.json`: which profile sees which tool.

@@ -98,7 +98,13 @@ pub struct Tool {
     pub restrictions: BTreeMap<String, NameLists>,
     /// Names the tool had before.
     pub formerly: Vec<String>,
+    /// Former names whose calls by the new name set fields: old name, then field and value
+    /// (JSON text).
+    pub formerly_set: FormerSets,
 }
+
+/// Former tool names that set fields: old name, then field and value as JSON text.
+pub type FormerSets = Vec<(String, Vec<(String, String)>)>;
 
 /// One schema of a tool (its only one, or one per-profile variant).
 #[derive(Clone, Debug)]
@@ -958,9 +964,15 @@ fn build(
         }
 
         let mut formerly: Vec<String> = Vec::new();
+        let mut formerly_set: FormerSets = Vec::new();
         for &i in files {
             if let Some(f) = &parsed[i].file.formerly {
-                for n in &f.names {
+                for former in &f.names {
+                    let n = &former.name().to_string();
+                    let set = former.set_literals();
+                    if !set.is_empty() && !formerly_set.iter().any(|(o, _)| o == n) {
+                        formerly_set.push((n.clone(), set));
+                    }
                     if by_name.contains_key(n) {
                         cx.at(
                             &parsed[i].source,
@@ -983,6 +995,7 @@ fn build(
             variant_for,
             restrictions: BTreeMap::new(),
             formerly,
+            formerly_set,
         });
     }
 
@@ -1152,6 +1165,20 @@ fn check_formerly(t: &ParsedTool, input: &Schema, cx: &mut Ctxt) -> FormerlyPart
     };
     let root = Pointer::root().key("formerly");
     let names: Vec<&str> = obj.properties.iter().map(|(n, _)| n.as_str()).collect();
+    for (i, former) in f.names.iter().enumerate() {
+        for (field, _) in former.set_literals() {
+            if obj.property(&field).is_none() {
+                cx.at(
+                    &t.source,
+                    &root.key("names").index(i).key("set").key(&field),
+                    format!(
+                        "`{field}` is not a current field of this tool{}",
+                        did_you_mean(&field, names.iter().copied())
+                    ),
+                );
+            }
+        }
+    }
     for (field, old) in f.fields.iter() {
         let at = root.key("fields").key(field);
         if obj.property(field).is_none() {

@@ -56,6 +56,9 @@ pub struct SurfaceTool {
     pub always_on: bool,
     /// Names the tool had before.
     pub formerly: Vec<String>,
+    /// Former names whose calls by the new name set fields (`get_issue` -> `method: "get"`):
+    /// old name, then field and value as JSON text.
+    pub formerly_set: crate::load::FormerSets,
     /// The distinct schemas served, ordered by the first profile that receives each.
     pub entries: Vec<Entry>,
 }
@@ -262,7 +265,27 @@ impl Surface {
                 }
                 o.insert("always_on", Value::Bool(t.always_on));
                 if !t.formerly.is_empty() {
-                    o.insert("formerly", strings(&t.formerly));
+                    let names = t
+                        .formerly
+                        .iter()
+                        .map(|old| match t.formerly_set.iter().find(|(o, _)| o == old) {
+                            None => Value::str(old.clone()),
+                            Some((_, set)) => {
+                                let mut so = Map::new();
+                                for (field, json) in set {
+                                    let v = serde_json::from_str::<serde_json::Value>(json)
+                                        .map(|v| Value::from_serde(&v))
+                                        .unwrap_or(Value::Null);
+                                    so.insert(field.clone(), v);
+                                }
+                                let mut fo = Map::new();
+                                fo.insert("name", Value::str(old.clone()));
+                                fo.insert("set", Value::Object(so));
+                                Value::Object(fo)
+                            }
+                        })
+                        .collect();
+                    o.insert("formerly", Value::Array(names));
                 }
                 let entries = t
                     .entries
@@ -589,6 +612,7 @@ fn surface_tool(catalog: &Catalog, tool: &Tool) -> SurfaceTool {
         group: Some(tool.group.clone()),
         always_on: tool.access == Access::AlwaysOn,
         formerly: tool.formerly.clone(),
+        formerly_set: tool.formerly_set.clone(),
         entries: entries.into_iter().map(|(_, _, e)| e).collect(),
     }
 }
@@ -625,7 +649,7 @@ struct ManifestTool {
     #[serde(default)]
     always_on: bool,
     #[serde(default)]
-    formerly: Vec<String>,
+    formerly: Vec<crate::files::FormerName>,
     entries: Vec<ManifestEntry>,
 }
 
@@ -720,7 +744,13 @@ fn read_toolgate(source: &SourceText, _value: &Value, cx: &mut Ctxt) -> Option<S
             name: t.name.clone(),
             group: t.group.clone(),
             always_on: t.always_on,
-            formerly: t.formerly.clone(),
+            formerly: t.formerly.iter().map(|f| f.name().to_string()).collect(),
+            formerly_set: t
+                .formerly
+                .iter()
+                .map(|f| (f.name().to_string(), f.set_literals()))
+                .filter(|(_, s)| !s.is_empty())
+                .collect(),
             entries,
         });
     }
@@ -784,6 +814,7 @@ fn read_tatara(source: &SourceText, _value: &Value, cx: &mut Ctxt) -> Option<Sur
             group: None,
             always_on: false,
             formerly: Vec::new(),
+            formerly_set: Vec::new(),
             entries: vec![Entry {
                 profiles: Vec::new(),
                 variant: None,

@@ -11,7 +11,8 @@ use toolgate_lint::config::Config;
 use toolgate_lint::finding::Finding;
 use toolgate_lint::render::{self, Format, Totals};
 use toolgate_lint::run::{FileReport, FixMode, Plan, Run};
-use toolgate_lint::{Linter, Settings};
+use toolgate_lint::Linter;
+use toolgate_lint::servers::ServerSpec;
 use toolgate_schema::{Origin, Surface};
 
 use super::{CatalogArg, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, SurfaceSource};
@@ -127,6 +128,12 @@ fn load_surface(args: &LintArgs, config: &Config) -> Result<Surface, u8> {
         SurfaceSource::Catalog(CatalogArg::parse(&c))
     } else if let Some(m) = &config.manifest {
         SurfaceSource::Manifest(m.clone())
+    } else if let Some(loaded) = config.load_unprefixed(&super::source::load_bundled) {
+        // A [servers.NAME] table: the surface of the server unprefixed names belong to.
+        return loaded.map_err(|e| {
+            eprintln!("error: {e}");
+            EXIT_ERROR
+        });
     } else {
         eprintln!(
             "error: no surface to check against: give --catalog NAME|DIR or --manifest FILE, or set `catalog` or `manifest` in toolgate.toml"
@@ -188,10 +195,23 @@ pub fn lint(args: &LintArgs) -> u8 {
         Ok(s) => s,
         Err(code) => return code,
     };
+    let others = match load_other_servers(&plan, &surfaces) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
     let linters: Vec<Option<Linter<'_>>> = surfaces
         .iter()
         .zip(&plan.configs)
-        .map(|(s, c)| s.as_ref().map(|s| Linter::new(s, Settings::from_config(c))))
+        .zip(&others)
+        .map(|((s, c), o)| {
+            s.as_ref().map(|s| {
+                let mut l = Linter::new(s, c.settings());
+                for (spec, surface) in o {
+                    l.add_server(&spec.name, &spec.prefixes, &spec.removed, surface);
+                }
+                l
+            })
+        })
         .collect();
     let (mut recorded, write_baseline) = match read_baseline(args) {
         Ok(b) => b,
@@ -218,6 +238,26 @@ pub fn lint(args: &LintArgs) -> u8 {
     }
     run.lint(recorded.as_mut(), |report| printer.take(report));
     printer.finish(args, &plan)
+}
+
+/// The other `[servers.NAME]` of each configuration that has a surface (a server that does
+/// not load ends the run: its references could not be checked).
+fn load_other_servers(
+    plan: &Plan,
+    surfaces: &[Option<Surface>],
+) -> Result<Vec<Vec<(ServerSpec, Surface)>>, u8> {
+    let mut others = Vec::new();
+    for (k, c) in plan.configs.iter().enumerate() {
+        match surfaces[k].as_ref().map(|_| c.load_other_servers(&super::source::load_bundled)) {
+            Some(Err(e)) => {
+                eprintln!("error: {e}");
+                return Err(EXIT_ERROR);
+            }
+            Some(Ok(o)) => others.push(o),
+            None => others.push(Vec::new()),
+        }
+    }
+    Ok(others)
 }
 
 fn fix_mode(args: &LintArgs) -> FixMode {

@@ -9,6 +9,12 @@ pub fn is_bundled(name: &str) -> bool {
     toolgate_generated::BUNDLED.iter().any(|(n, _)| *n == name)
 }
 
+/// The bundled catalog of that name, loaded (`None` when there is none): what the lint's
+/// `[servers.NAME] catalog = "tatara"` resolves through.
+pub fn load_bundled(name: &str) -> Option<Result<Catalog, Errors>> {
+    toolgate_generated::load_bundled(name)
+}
+
 /// The value of `--catalog`: a bundled catalog's name or a catalog folder.
 #[derive(Clone, Debug)]
 pub enum CatalogArg {

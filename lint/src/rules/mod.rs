@@ -5,6 +5,7 @@
 //! surface; the modules here own the words.
 
 pub mod invalid_value;
+pub mod tool_not_allowed;
 pub mod tool_not_in_profile;
 pub mod unknown_field;
 pub mod unknown_profile;
@@ -30,11 +31,13 @@ pub enum Rule {
     ValueNotInProfile,
     /// A profile the surface does not have, named by a skill.
     UnknownProfile,
+    /// A tool the body calls that the agent's own `tools:` list omits.
+    ToolNotAllowed,
 }
 
 impl Rule {
     /// Every rule, in the order `toolgate explain` lists them.
-    pub const ALL: [Rule; 7] = [
+    pub const ALL: [Rule; 8] = [
         Rule::UnknownTool,
         Rule::UnknownField,
         Rule::InvalidValue,
@@ -42,6 +45,7 @@ impl Rule {
         Rule::ToolNotInProfile,
         Rule::ValueNotInProfile,
         Rule::UnknownProfile,
+        Rule::ToolNotAllowed,
     ];
 
     /// The stable name.
@@ -54,6 +58,7 @@ impl Rule {
             Rule::ToolNotInProfile => tool_not_in_profile::NAME,
             Rule::ValueNotInProfile => value_not_in_profile::NAME,
             Rule::UnknownProfile => unknown_profile::NAME,
+            Rule::ToolNotAllowed => tool_not_allowed::NAME,
         }
     }
 
@@ -72,6 +77,7 @@ impl Rule {
             Rule::ToolNotInProfile => tool_not_in_profile::SUMMARY,
             Rule::ValueNotInProfile => value_not_in_profile::SUMMARY,
             Rule::UnknownProfile => unknown_profile::SUMMARY,
+            Rule::ToolNotAllowed => tool_not_allowed::SUMMARY,
         }
     }
 
@@ -85,6 +91,7 @@ impl Rule {
             Rule::ToolNotInProfile => tool_not_in_profile::EXPLANATION,
             Rule::ValueNotInProfile => value_not_in_profile::EXPLANATION,
             Rule::UnknownProfile => unknown_profile::EXPLANATION,
+            Rule::ToolNotAllowed => tool_not_allowed::EXPLANATION,
         }
     }
 

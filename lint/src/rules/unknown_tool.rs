@@ -34,6 +34,24 @@ memory_search(q=\"auth\")      # no such tool
 Use the tool the surface has now (`memory_query(...)`), or remove the call.
 ";
 
+/// The message for a declared rename whose new call sets fields: "`get_issue` was renamed
+/// to `issue_read` (method="get")".
+pub fn renamed_with(tool: &str, new: &str, set: &[(String, String)]) -> String {
+    if set.is_empty() {
+        return message(tool, Some(new), None);
+    }
+    let pairs: Vec<String> = set.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!(
+        "unknown tool `{tool}`: it was renamed to `{new}` ({})",
+        pairs.join(", ")
+    )
+}
+
+/// The message for a tool the configuration declares removed.
+pub fn removed(tool: &str) -> String {
+    format!("unknown tool `{tool}`: it was removed from the server, with no replacement")
+}
+
 /// The message for an unknown tool.
 pub fn message(tool: &str, renamed_to: Option<&str>, suggestion: Option<&str>) -> String {
     match (renamed_to, suggestion) {
