@@ -248,12 +248,15 @@ fn a_utf8_byte_order_mark() {
 }
 
 #[test]
-fn invalid_utf8_and_nul_bytes() {
-    let cases: [(&str, &[u8], &str); 3] = [
+fn invalid_utf8_is_read_lossily_and_nul_bytes_are_not_checked() {
+    // Hosts read a file with a bad byte and follow the rest of it, so the lint does too, and
+    // says so; a binary file is no agent file.
+    let lossy: [(&str, &[u8], &str, &str); 2] = [
         (
             "utf8.md",
             b"---\nname: x\n---\nok \xff\xfe here `mr_write(action=\"x\")`\n",
-            "error: utf8.md: is not valid UTF-8 (bad byte at offset 19, line 4); not checked\n",
+            "utf8.md:4:29: invalid-value: `x` is not a valid `action` for `mr_write`; allowed: `open`, `comment` and `reply`\n",
+            "warning: utf8.md: is not valid UTF-8 (bad byte at offset 19, line 4); read lossily, and --fix leaves it alone\n",
         ),
         (
             "truncated.md",
@@ -262,26 +265,35 @@ fn invalid_utf8_and_nul_bytes() {
                 .split_last()
                 .unwrap()
                 .1,
-            "error: truncated.md: is not valid UTF-8 (bad byte at offset 23, line 1); not checked\n",
-        ),
-        (
-            "nul.md",
-            b"text\0more `mr_write(action=\"x\")`\n",
-            "error: nul.md: is a binary file (it holds NUL bytes); not checked\n",
+            "truncated.md:1:18: invalid-value: `x` is not a valid `action` for `mr_write`; allowed: `open`, `comment` and `reply`\n",
+            "warning: truncated.md: is not valid UTF-8 (bad byte at offset 23, line 1); read lossily, and --fix leaves it alone\n",
         ),
     ];
-    for (name, bytes, message) in cases {
+    for (name, bytes, finding, warning) in lossy {
         let dir = with_file("lint-bad-bytes", name, bytes);
         assert_eq!(
             lint(&dir, &[name]),
             (
-                Some(2),
-                "No findings in what could be checked: 0 files and 0 calls checked; 1 file could not be checked.\n".to_string(),
-                message.to_string()
+                Some(1),
+                format!("{finding}Found 1 error in 1 file (1 file and 1 call checked).\n"),
+                warning.to_string()
             ),
             "{name}"
         );
     }
+    let dir = with_file(
+        "lint-bad-bytes",
+        "nul.md",
+        b"text\0more `mr_write(action=\"x\")`\n",
+    );
+    assert_eq!(
+        lint(&dir, &["nul.md"]),
+        (
+            Some(2),
+            "No findings in what could be checked: 0 files and 0 calls checked; 1 file could not be checked.\n".to_string(),
+            "error: nul.md: is a binary file (it holds NUL bytes); not checked\n".to_string()
+        )
+    );
 }
 
 #[test]
