@@ -53,9 +53,10 @@ impl Capture {
     /// holding one (`{"jsonrpc": "2.0", "id": 1, "result": {"tools": [...]}}`) or a bare
     /// array of tools. Errors name the file and the place.
     pub fn from_file(profile: Option<&str>, path: &Path, bytes: &[u8]) -> Result<Capture, Errors> {
-        let origin = path
-            .file_name()
-            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let origin = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         let fail = |position: Option<Position>, message: String| {
             Errors(vec![Diagnostic {
                 path: path.to_path_buf(),
@@ -69,19 +70,27 @@ impl Capture {
             Err(e) => {
                 return Err(fail(
                     None,
-                    format!("is not UTF-8 text (byte {}); expected a tools/list result in JSON", e.valid_up_to()),
+                    format!(
+                        "is not UTF-8 text (byte {}); expected a tools/list result in JSON",
+                        e.valid_up_to()
+                    ),
                 ));
             }
         };
         if text.trim().is_empty() {
-            return Err(fail(None, "is empty; expected a tools/list result in JSON".into()));
+            return Err(fail(
+                None,
+                "is empty; expected a tools/list result in JSON".into(),
+            ));
         }
         let value: Value = match serde_json::from_str(&text) {
             Ok(v) => v,
             Err(e) => {
                 let position = (e.line() > 0).then(|| line_column(&text, e.line(), e.column()));
                 let full = e.to_string();
-                let message = full.rfind(" at line ").map_or(full.as_str(), |i| &full[..i]);
+                let message = full
+                    .rfind(" at line ")
+                    .map_or(full.as_str(), |i| &full[..i]);
                 return Err(fail(position, format!("invalid JSON: {message}")));
             }
         };
@@ -130,7 +139,11 @@ fn find_tools(source: &SourceText, value: &Value) -> Result<(Pointer, Vec<Value>
         Value::Object(m) => match (m.get("result"), m.get("error")) {
             (Some(Value::Object(r)), _) if r.contains_key("tools") => (root.key("result"), r),
             (Some(_), _) => {
-                cx.at(source, &root.key("result"), format!("the JSON-RPC result has no `tools`; {shape}"));
+                cx.at(
+                    source,
+                    &root.key("result"),
+                    format!("the JSON-RPC result has no `tools`; {shape}"),
+                );
                 return Err(cx.finish(()).err().unwrap_or_default());
             }
             (None, Some(err)) => {
@@ -142,12 +155,18 @@ fn find_tools(source: &SourceText, value: &Value) -> Result<(Pointer, Vec<Value>
                 cx.at(
                     source,
                     &root.key("error"),
-                    format!("is a JSON-RPC error response (\"{message}\"), not a tools/list result"),
+                    format!(
+                        "is a JSON-RPC error response (\"{message}\"), not a tools/list result"
+                    ),
                 );
                 return Err(cx.finish(()).err().unwrap_or_default());
             }
             (None, None) => {
-                cx.file(&source.path, Some(Position { line: 1, column: 1 }), format!("has no `tools`; {shape}"));
+                cx.file(
+                    &source.path,
+                    Some(Position { line: 1, column: 1 }),
+                    format!("has no `tools`; {shape}"),
+                );
                 return Err(cx.finish(()).err().unwrap_or_default());
             }
         },
@@ -293,13 +312,14 @@ pub fn plan(
         None => Kept::default(),
     };
     kept.check_formerly(&tools, &mut cx);
+    kept.check_restrictions(&tools, &profiles, &mut cx);
     if !cx.is_empty() {
         return Err(cx.finish(()).err().unwrap_or_default());
     }
     let groups = make_groups(&profiles, &tools);
     let mut files = BTreeMap::new();
     write_tools(&tools, &profiles, &groups, &kept, &mut files, &mut cx);
-    let matrix = matrix(options, captures, &profiles, &tools, &groups, &kept, &mut cx);
+    let matrix = matrix(options, captures, &profiles, &tools, &groups, &kept);
     files.insert(MATRIX_FILE.to_string(), to_pretty(&matrix).into_bytes());
     let remove = existing.map_or_else(Vec::new, |e| {
         e.files
@@ -341,10 +361,18 @@ fn check_profiles(options: &Options, captures: &[Capture], cx: &mut Ctxt) -> Vec
         }
     }
     if captures.iter().all(|c| c.profile.is_none()) {
-        cx.file(Path::new(&options.name), None, "no profile to import: give at least one --profile");
+        cx.file(
+            Path::new(&options.name),
+            None,
+            "no profile to import: give at least one --profile",
+        );
     }
     if fail_closed > 1 {
-        cx.file(Path::new(&options.name), None, "more than one fail-closed capture");
+        cx.file(
+            Path::new(&options.name),
+            None,
+            "more than one fail-closed capture",
+        );
     }
     if !valid_name(&options.name) {
         cx.file(
@@ -417,13 +445,21 @@ fn collect_tools(
 fn check_tool<'a>(c: &Capture, ti: usize, tool: &'a Value, cx: &mut Ctxt) -> Option<&'a str> {
     let at = c.at(ti);
     let Value::Object(m) = tool else {
-        cx.at(&c.source, &at, format!("a tool must be a JSON object, found {}", a_type(tool)));
+        cx.at(
+            &c.source,
+            &at,
+            format!("a tool must be a JSON object, found {}", a_type(tool)),
+        );
         return None;
     };
     let name = match m.get("name") {
         Some(Value::String(n)) => n.as_str(),
         Some(other) => {
-            cx.at(&c.source, &at.key("name"), format!("`name` is {}; expected a string", a_type(other)));
+            cx.at(
+                &c.source,
+                &at.key("name"),
+                format!("`name` is {}; expected a string", a_type(other)),
+            );
             return None;
         }
         None => {
@@ -443,11 +479,22 @@ fn check_tool<'a>(c: &Capture, ti: usize, tool: &'a Value, cx: &mut Ctxt) -> Opt
     match m.get("inputSchema") {
         Some(Value::Object(_)) => {}
         Some(other) => {
-            cx.at(&c.source, &at.key("inputSchema"), format!("`inputSchema` of `{name}` is {}; expected a JSON Schema object", a_type(other)));
+            cx.at(
+                &c.source,
+                &at.key("inputSchema"),
+                format!(
+                    "`inputSchema` of `{name}` is {}; expected a JSON Schema object",
+                    a_type(other)
+                ),
+            );
             ok = false;
         }
         None => {
-            cx.at(&c.source, &at, format!("tool `{name}` has no `inputSchema` (MCP requires one)"));
+            cx.at(
+                &c.source,
+                &at,
+                format!("tool `{name}` has no `inputSchema` (MCP requires one)"),
+            );
             ok = false;
         }
     }
@@ -514,7 +561,10 @@ fn check_variants_and_always_on(
             .filter(|p| !t.served.contains_key(p))
             .map(|p| profiles[p].as_str())
             .collect();
-        let fail_closed = t.places.iter().find(|(ci, _)| captures[*ci].profile.is_none());
+        let fail_closed = t
+            .places
+            .iter()
+            .find(|(ci, _)| captures[*ci].profile.is_none());
         let Some(&fc) = fail_closed else { continue };
         let (src, at) = place(captures, fc);
         if !missing.is_empty() {
@@ -533,7 +583,10 @@ fn check_variants_and_always_on(
                 format!("tool `{name}` is served to an unknown profile, and differs between profiles; an always-on tool has one schema"),
             );
         } else if let Some(obj) = t.objects.first()
-            && !captures[fc.0].tools.get(fc.1).is_some_and(|v| same_tool(v, obj))
+            && !captures[fc.0]
+                .tools
+                .get(fc.1)
+                .is_some_and(|v| same_tool(v, obj))
         {
             cx.at(
                 src,
@@ -590,9 +643,15 @@ fn make_groups(profiles: &[String], tools: &BTreeMap<String, Imported>) -> Vec<G
         let names: Vec<&str> = set.iter().map(|&p| profiles[p].as_str()).collect();
         let everyone = set == all;
         let (base, description) = if everyone {
-            ("all".to_string(), "Tools every profile is served.".to_string())
+            (
+                "all".to_string(),
+                "Tools every profile is served.".to_string(),
+            )
         } else if let [one] = names.as_slice() {
-            (one.to_string(), format!("Tools only profile `{one}` is served."))
+            (
+                one.to_string(),
+                format!("Tools only profile `{one}` is served."),
+            )
         } else {
             let joined = names.join("_and_");
             let base = if joined.len() <= 64 {
@@ -641,7 +700,13 @@ fn group_of<'a>(t: &Imported, groups: &'a [GroupPlan]) -> &'a str {
     let set: Vec<usize> = t.served.keys().copied().collect();
     groups
         .iter()
-        .find(|g| if t.always_on { !g.granted } else { g.granted && g.profiles == set })
+        .find(|g| {
+            if t.always_on {
+                !g.granted
+            } else {
+                g.granted && g.profiles == set
+            }
+        })
         .map_or("", |g| g.name.as_str())
 }
 
@@ -706,12 +771,14 @@ fn matrix(
     tools: &BTreeMap<String, Imported>,
     groups: &[GroupPlan],
     kept: &Kept,
-    cx: &mut Ctxt,
 ) -> Value {
     let mut m = Map::new();
     m.insert("catalog", Value::str(&options.name));
     let description = kept.description.clone().unwrap_or_else(|| {
-        format!("The tools of {}, imported by toolgate import.", options.name)
+        format!(
+            "The tools of {}, imported by toolgate import.",
+            options.name
+        )
     });
     m.insert("description", Value::str(description));
     let env = options
@@ -766,7 +833,10 @@ fn matrix(
         let row: Vec<Value> = if g.everyone {
             vec![Value::str("*")]
         } else {
-            g.profiles.iter().map(|&p| Value::str(&profiles[p])).collect()
+            g.profiles
+                .iter()
+                .map(|&p| Value::str(&profiles[p]))
+                .collect()
         };
         grants.insert(g.name.clone(), Value::Array(row));
     }
@@ -785,8 +855,8 @@ fn matrix(
     if !variants.is_empty() {
         m.insert("variants", variants.into());
     }
-    if let Some(r) = kept.restrictions(tools, profiles, cx) {
-        m.insert("restrictions", r);
+    if let Some((_, r)) = &kept.restrictions {
+        m.insert("restrictions", Value::Object(r.clone()));
     }
     Value::Object(m)
 }
@@ -795,7 +865,13 @@ fn matrix(
 pub fn default_env(name: &str) -> String {
     let mut env: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_uppercase() } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
         .collect();
     env.push_str("_TOOL_PROFILE");
     env
@@ -845,7 +921,10 @@ impl Kept {
 
     fn read_matrix(&mut self, source: &SourceText, m: &Map, cx: &mut Ctxt) {
         let root = Pointer::root();
-        self.description = m.get("description").and_then(Value::as_str).map(str::to_string);
+        self.description = m
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_string);
         self.selector_env = m
             .get("selector")
             .and_then(Value::as_object)
@@ -871,7 +950,10 @@ impl Kept {
         };
         self.profile_descriptions = strings("profiles");
         self.group_descriptions = strings("groups");
-        if m.get("parameters").and_then(Value::as_object).is_some_and(|p| !p.is_empty()) {
+        if m.get("parameters")
+            .and_then(Value::as_object)
+            .is_some_and(|p| !p.is_empty())
+        {
             cx.at(
                 source,
                 &root.key("parameters"),
@@ -893,15 +975,17 @@ impl Kept {
                 "this tool `extends` another; a server serves the inherited properties inside its schema, so a re-import cannot keep `extends`: remove it, or import into an empty folder",
             );
         }
-        let (Some(name), Some(formerly)) = (m.get("name").and_then(Value::as_str), m.get("formerly"))
+        let (Some(name), Some(formerly)) =
+            (m.get("name").and_then(Value::as_str), m.get("formerly"))
         else {
             return;
         };
         let variant = m.get("variant").and_then(Value::as_str).map(str::to_string);
-        self.formerly
-            .entry(name.to_string())
-            .or_default()
-            .push((variant, formerly.clone(), source.clone()));
+        self.formerly.entry(name.to_string()).or_default().push((
+            variant,
+            formerly.clone(),
+            source.clone(),
+        ));
     }
 
     /// The `formerly` to keep on a tool's file: the same variant's, else the tool's first.
@@ -929,14 +1013,17 @@ impl Kept {
         }
     }
 
-    /// The restrictions kept, each checked against the new surface.
-    fn restrictions(
+    /// Checks the restrictions kept against the new surface: each names a tool still
+    /// served, not always on, to the profile the cell is for.
+    fn check_restrictions(
         &self,
         tools: &BTreeMap<String, Imported>,
         profiles: &[String],
         cx: &mut Ctxt,
-    ) -> Option<Value> {
-        let (source, r) = self.restrictions.as_ref()?;
+    ) {
+        let Some((source, r)) = self.restrictions.as_ref() else {
+            return;
+        };
         let at = Pointer::root().key("restrictions");
         for (tool, cells) in r.iter() {
             let Some(t) = tools.get(tool) else {
@@ -947,7 +1034,11 @@ impl Kept {
                 cx.at(source, &at.key(tool), format!("`{tool}` is now always on, and an always-on tool cannot be restricted: remove its restrictions"));
                 continue;
             }
-            for (profile, _) in cells.as_object().map(|c| c.iter().collect::<Vec<_>>()).unwrap_or_default() {
+            for (profile, _) in cells
+                .as_object()
+                .map(|c| c.iter().collect::<Vec<_>>())
+                .unwrap_or_default()
+            {
                 let served = profiles
                     .iter()
                     .position(|p| p == profile)
@@ -957,7 +1048,6 @@ impl Kept {
                 }
             }
         }
-        Some(Value::Object(r.clone()))
     }
 }
 
@@ -979,7 +1069,10 @@ mod tests {
     fn reads_the_three_shapes() {
         for (text, base) in [
             (format!(r#"{{"tools":[{TOOL}]}}"#), "/tools"),
-            (format!(r#"{{"jsonrpc":"2.0","id":2,"result":{{"tools":[{TOOL}]}}}}"#), "/result/tools"),
+            (
+                format!(r#"{{"jsonrpc":"2.0","id":2,"result":{{"tools":[{TOOL}]}}}}"#),
+                "/result/tools",
+            ),
             (format!("[{TOOL}]"), "(root)"),
         ] {
             let c = parse(&text).unwrap();
@@ -990,26 +1083,52 @@ mod tests {
 
     #[test]
     fn bad_shapes_are_named_with_their_place() {
-        assert!(err("{\n  \"tools\": [1,]\n}").starts_with("error: cap.json:2:"), "{}", err("{\"tools\": [1,]}"));
+        assert!(
+            err("{\n  \"tools\": [1,]\n}").starts_with("error: cap.json:2:"),
+            "{}",
+            err("{\"tools\": [1,]}")
+        );
         assert!(err("").contains("is empty"));
         assert!(err("42").contains("is a number in JSON; expected a tools/list result"));
         assert!(err(r#"{"x":1}"#).contains("has no `tools`"));
         assert!(err(r#"{"tools":{}}"#).contains("`tools` is an object; expected an array"));
-        let e = err(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#);
-        assert!(e.contains("JSON-RPC error response (\"Method not found\")"), "{e}");
+        let e =
+            err(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#);
+        assert!(
+            e.contains("JSON-RPC error response (\"Method not found\")"),
+            "{e}"
+        );
         let e = err(r#"{"tools":[],"nextCursor":"2"}"#);
-        assert!(e.contains("cap.json:1:") && e.contains("one page of several"), "{e}");
-        assert!(Capture::from_file(None, Path::new("x"), b"\xff\xfe").unwrap_err().to_string().contains("not UTF-8"));
+        assert!(
+            e.contains("cap.json:1:") && e.contains("one page of several"),
+            "{e}"
+        );
+        assert!(
+            Capture::from_file(None, Path::new("x"), b"\xff\xfe")
+                .unwrap_err()
+                .to_string()
+                .contains("not UTF-8")
+        );
     }
 
     fn options(combine: bool) -> Options {
-        Options { name: "demo".into(), selector_env: None, combine }
+        Options {
+            name: "demo".into(),
+            selector_env: None,
+            combine,
+        }
     }
 
     fn plan_of(combine: bool, caps: &[(Option<&str>, &str)]) -> Result<Plan, Errors> {
         let captures: Vec<Capture> = caps
             .iter()
-            .map(|(p, text)| Capture::from_file(*p, Path::new(&format!("{}.json", p.unwrap_or("unknown"))), text.as_bytes()))
+            .map(|(p, text)| {
+                Capture::from_file(
+                    *p,
+                    Path::new(&format!("{}.json", p.unwrap_or("unknown"))),
+                    text.as_bytes(),
+                )
+            })
             .collect::<Result<_, _>>()?;
         plan(&options(combine), &captures, None)
     }
@@ -1018,7 +1137,9 @@ mod tests {
     fn bad_tools_are_all_reported_with_their_place() {
         let e = plan_of(
             false,
-            &[(Some("a"), r#"{"tools":[
+            &[(
+                Some("a"),
+                r#"{"tools":[
   {"name":"ok","inputSchema":{}},
   {"inputSchema":{}},
   {"name":"ok","inputSchema":{}},
@@ -1026,7 +1147,8 @@ mod tests {
   {"name":"g","group":"x","inputSchema":{}},
   {"name":"n"},
   7
-]}"#)],
+]}"#,
+            )],
         )
         .unwrap_err()
         .to_string();
@@ -1058,25 +1180,54 @@ mod tests {
         )
         .unwrap();
         let names: Vec<&str> = p.files.keys().map(String::as_str).collect();
-        assert_eq!(names, ["profiles.json", "tools/a.json", "tools/b.x.json", "tools/b.y.json"]);
+        assert_eq!(
+            names,
+            [
+                "profiles.json",
+                "tools/a.json",
+                "tools/b.x.json",
+                "tools/b.y.json"
+            ]
+        );
         let m = String::from_utf8(p.files["profiles.json"].clone()).unwrap();
-        assert!(m.contains("\"b\": {\n      \"x\": \"x\",\n      \"y\": \"y\",\n      \"z\": \"y\"\n    }"), "{m}");
+        assert!(
+            m.contains(
+                "\"b\": {\n      \"x\": \"x\",\n      \"y\": \"y\",\n      \"z\": \"y\"\n    }"
+            ),
+            "{m}"
+        );
         let b = String::from_utf8(p.files["tools/b.y.json"].clone()).unwrap();
-        assert!(b.ends_with("\"variant\": \"y\",\n  \"group\": \"all\"\n}\n"), "{b}");
+        assert!(
+            b.ends_with("\"variant\": \"y\",\n  \"group\": \"all\"\n}\n"),
+            "{b}"
+        );
         // With --combine, the same captures are refused, naming the tool and who sees what.
         let e = plan_of(
             true,
-            &[(Some("x"), &format!("[{B1}]")), (Some("y"), &format!("[{B2}]"))],
+            &[
+                (Some("x"), &format!("[{B1}]")),
+                (Some("y"), &format!("[{B2}]")),
+            ],
         )
         .unwrap_err()
         .to_string();
-        assert!(e.contains("tool `b` differs between profiles (x | y: 2 versions); with --combine"), "{e}");
+        assert!(
+            e.contains("tool `b` differs between profiles (x | y: 2 versions); with --combine"),
+            "{e}"
+        );
     }
 
     #[test]
     fn key_order_alone_is_no_variant() {
         let reordered = r#"{"inputSchema":{"type":"object"},"description":"A","name":"a"}"#;
-        let p = plan_of(false, &[(Some("x"), &format!("[{A}]")), (Some("y"), &format!("[{reordered}]"))]).unwrap();
+        let p = plan_of(
+            false,
+            &[
+                (Some("x"), &format!("[{A}]")),
+                (Some("y"), &format!("[{reordered}]")),
+            ],
+        )
+        .unwrap();
         assert!(p.files.contains_key("tools/a.json"));
         assert_eq!(p.files.len(), 2);
     }
@@ -1085,33 +1236,66 @@ mod tests {
     fn always_on_is_the_fail_closed_capture_and_must_be_everywhere() {
         let p = plan_of(
             false,
-            &[(None, &format!("[{A}]")), (Some("x"), &format!("[{A},{B1}]")), (Some("y"), &format!("[{A}]"))],
+            &[
+                (None, &format!("[{A}]")),
+                (Some("x"), &format!("[{A},{B1}]")),
+                (Some("y"), &format!("[{A}]")),
+            ],
         )
         .unwrap();
         let m = String::from_utf8(p.files["profiles.json"].clone()).unwrap();
         assert!(m.contains("\"always_on\": [\n    \"a\"\n  ]"), "{m}");
-        assert!(m.contains("\"grants\": {\n    \"x\": [\n      \"x\"\n    ]\n  }"), "{m}");
+        assert!(
+            m.contains("\"grants\": {\n    \"x\": [\n      \"x\"\n    ]\n  }"),
+            "{m}"
+        );
         assert_eq!(p.grant_rows, 1);
-        let e = plan_of(false, &[(None, &format!("[{A}]")), (Some("x"), &format!("[{A}]")), (Some("y"), "[]")])
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("unknown.json:1:2: at /0: tool `a` is served to an unknown profile but not to y"), "{e}");
+        let e = plan_of(
+            false,
+            &[
+                (None, &format!("[{A}]")),
+                (Some("x"), &format!("[{A}]")),
+                (Some("y"), "[]"),
+            ],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains(
+                "unknown.json:1:2: at /0: tool `a` is served to an unknown profile but not to y"
+            ),
+            "{e}"
+        );
         let plain = plan_of(false, &[(Some("x"), &format!("[{A}]"))]).unwrap();
         let m = String::from_utf8(plain.files["profiles.json"].clone()).unwrap();
-        assert!(m.contains("\"always_on\": [],") && m.contains("\"all\": [\n      \"*\"\n    ]"), "{m}");
+        assert!(
+            m.contains("\"always_on\": [],") && m.contains("\"all\": [\n      \"*\"\n    ]"),
+            "{m}"
+        );
     }
 
     #[test]
     fn profiles_and_names_are_checked() {
-        let e = plan_of(false, &[(Some("a,b"), "[]"), (Some("x"), "[]"), (Some("x"), "[]")]).unwrap_err().to_string();
+        let e = plan_of(
+            false,
+            &[(Some("a,b"), "[]"), (Some("x"), "[]"), (Some("x"), "[]")],
+        )
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("profile name \"a,b\" must be"), "{e}");
         assert!(e.contains("profile `x` is given twice"), "{e}");
         let e = plan_of(false, &[(None, "[]")]).unwrap_err().to_string();
         assert!(e.contains("no profile to import"), "{e}");
         let same_file = r#"[{"name":"a.x","inputSchema":{}},{"name":"a","inputSchema":{}}]"#;
         let other = r#"[{"name":"a","inputSchema":{"type":"object"}}]"#;
-        let e = plan_of(false, &[(Some("x"), same_file), (Some("y"), other)]).unwrap_err().to_string();
-        assert!(e.contains("tools `a` and `a.x` would be written to the same file") || e.contains("tools `a.x` and `a`"), "{e}");
+        let e = plan_of(false, &[(Some("x"), same_file), (Some("y"), other)])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("tools `a` and `a.x` would be written to the same file")
+                || e.contains("tools `a.x` and `a`"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -1119,12 +1303,23 @@ mod tests {
         let all = r#"{"name":"all","inputSchema":{}}"#;
         let p = plan_of(
             false,
-            &[(Some("x"), &format!("[{all},{A}]")), (Some("y"), &format!("[{all},{A},{B1}]")), (Some("z"), &format!("[{all},{B1}]"))],
+            &[
+                (Some("x"), &format!("[{all},{A}]")),
+                (Some("y"), &format!("[{all},{A},{B1}]")),
+                (Some("z"), &format!("[{all},{B1}]")),
+            ],
         )
         .unwrap();
         let m = String::from_utf8(p.files["profiles.json"].clone()).unwrap();
-        assert!(m.contains("\"all_2\": [\n      \"*\"\n    ],\n    \"x_and_y\": [") && m.contains("\"y_and_z\""), "{m}");
-        assert!(m.contains("\"description\": \"Tools profiles `x` and `y` are served.\""), "{m}");
+        assert!(
+            m.contains("\"all_2\": [\n      \"*\"\n    ],\n    \"x_and_y\": [")
+                && m.contains("\"y_and_z\""),
+            "{m}"
+        );
+        assert!(
+            m.contains("\"description\": \"Tools profiles `x` and `y` are served.\""),
+            "{m}"
+        );
     }
 
     #[test]
