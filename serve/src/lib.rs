@@ -34,6 +34,8 @@
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+#[cfg(feature = "client")]
+pub mod client;
 pub mod echo;
 
 use std::collections::HashSet;
