@@ -109,7 +109,8 @@ impl Capture {
     }
 
     /// A capture received from a running server (no text to place errors in): `label`
-    /// names the run in messages (`server run with TATARA_TOOL_PROFILE=review`).
+    /// names the run in messages (`server run with TATARA_TOOL_PROFILE=review`), and the
+    /// profile's description until [`Capture::with_origin`] gives a shorter one.
     pub fn from_tools(profile: Option<&str>, label: &str, tools: Vec<Value>) -> Capture {
         Capture {
             profile: profile.map(str::to_string),
@@ -121,6 +122,12 @@ impl Capture {
             tools,
             base: Pointer::root(),
         }
+    }
+
+    /// The same capture, described in the matrix as imported from `origin`.
+    pub fn with_origin(mut self, origin: impl Into<String>) -> Capture {
+        self.origin = origin.into();
+        self
     }
 
     fn at(&self, index: usize) -> Pointer {
