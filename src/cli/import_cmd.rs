@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use clap::Args;
 use toolgate_schema::diff::{diff, to_human};
@@ -14,13 +13,9 @@ use toolgate_schema::{Errors, Surface, load_dir, load_sources};
 
 use super::{EXIT_ERROR, EXIT_OK, print_stdout};
 
-/// The selector value of the fail-closed run: a profile no server knows.
-const UNKNOWN_PROFILE: &str = "toolgate-import-unknown-profile";
-
-/// Arguments of `toolgate import`.
-#[derive(Args, Debug)]
-#[command(
-    long_about = "Write a catalog folder from what a server serves each profile.\n\n\
+/// What `toolgate import --help` says before the options (the subcommand's doc comment is
+/// its one-line `about`).
+pub const LONG_ABOUT: &str = "Write a catalog folder from what a server serves each profile.\n\n\
 From captured lists: give each profile's tools/list result as --profile NAME=FILE. A FILE is \
 a tools/list result ({\"tools\": [...]}), a JSON-RPC response holding one, or a bare array of \
 tools. From a running server: --server 'CMD ARGS' is started over stdio once per --profile \
@@ -33,7 +28,11 @@ session was served (what an unknown profile gets; empty without --fail-closed).\
 Over an existing catalog, the change is printed as `toolgate diff OLD NEW` prints it, and \
 what import does not own is kept: `formerly` in tool files, `restrictions`, descriptions, \
 the selector's variable. A re-import that would lose one of them (its tool is gone) is \
-refused with the reason. Nothing is written when any input or run fails.",
+refused with the reason. Nothing is written when any input or run fails.";
+
+/// Arguments of `toolgate import`.
+#[derive(Args, Debug)]
+#[command(
     after_help = "Examples:\n  toolgate import --out schema/fetch --profile all=fetch.tools.json\n  toolgate import --out schema/github --combine --profile-env GITHUB_TOOLSETS \\\n      --profile repos=repos.json --profile issues=issues.json\n  toolgate import --out schema/tatara --server 'toolgate serve --catalog tatara' \\\n      --profile-env TATARA_TOOL_PROFILE --fail-closed \\\n      --profile brainstorm --profile implement --profile review\n  toolgate check --catalog schema/tatara\n\nExit codes: 0 the catalog was written, 2 nothing was written (bad usage, an unreadable or invalid capture, a server run that failed, a re-import refused)."
 )]
 pub struct ImportArgs {
@@ -230,7 +229,10 @@ fn from_files(args: &ImportArgs) -> Result<Vec<Capture>, String> {
 
 #[cfg(feature = "serve")]
 fn from_server(args: &ImportArgs, server: &str) -> Result<Vec<Capture>, String> {
+    use std::time::Duration;
     use toolgate_serve::client::{ServerCommand, list_tools};
+    /// The selector value of the fail-closed run: a profile no server knows.
+    const UNKNOWN_PROFILE: &str = "toolgate-import-unknown-profile";
     let Some(var) = &args.profile_env else {
         return Err("error: --server needs --profile-env VAR: the variable that selects the server's profile".into());
     };

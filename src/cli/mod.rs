@@ -61,6 +61,7 @@ enum Command {
     /// Print a catalog's reference page in Markdown, or write or check its region in a page.
     Docs(docs_cmd::DocsArgs),
     /// Write a catalog from captured tools/list results, or from a server run once per profile.
+    #[command(long_about = import_cmd::LONG_ABOUT)]
     Import(import_cmd::ImportArgs),
     /// Check every literal tool call in SKILL.md and agent files against a surface.
     Lint(lint_cmd::LintArgs),
