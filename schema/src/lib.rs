@@ -23,6 +23,7 @@
 pub mod diff;
 pub mod docs;
 pub mod files;
+pub mod import;
 pub mod load;
 pub mod suggest;
 pub mod surface;

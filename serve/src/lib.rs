@@ -18,6 +18,9 @@
 //!   call (through the generated types of a catalog expanded by `catalog!`, with the run-time
 //!   validator for a catalog folder) and answers with the arguments it parsed.
 //!
+//! With the `client` feature, the `client` module is the other side: an MCP client that spawns a stdio
+//! server and lists its tools (for `toolgate import --server`).
+//!
 //! Wiring a real handler for one profile takes the generated dispatch function of that
 //! profile:
 //!
@@ -34,6 +37,8 @@
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+#[cfg(feature = "client")]
+pub mod client;
 pub mod echo;
 
 use std::collections::HashSet;

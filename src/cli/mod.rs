@@ -15,6 +15,7 @@ mod catalog_cmds;
 mod diff_cmd;
 mod docs_cmd;
 mod explain_cmd;
+mod import_cmd;
 mod lint_cmd;
 #[cfg(feature = "serve")]
 mod serve_cmd;
@@ -40,7 +41,7 @@ profile is served, the release manifest, a lint for the tool calls written in sk
 a diff that says how a surface change breaks its consumers.\n\nTwo catalogs are bundled: \
 `tatara` (21 tools, 7 agent profiles) and `maetra` (18 tools, 3 combinable capabilities). \
 Any command that takes --catalog accepts a bundled name or a catalog folder.",
-    after_help = "Examples:\n  toolgate tools-list --catalog tatara --profile refine\n  toolgate tools-list --catalog maetra --profile task_guard,govern\n  toolgate manifest --catalog tatara --format tatara > tool-manifest.json\n  toolgate check --catalog schema/tatara\n  toolgate lint --catalog tatara skills/\n  toolgate docs --catalog tatara --check docs/tatara.md\n  toolgate serve --catalog tatara --profile refine\n\nExit codes: 0 success, 1 findings, 2 could not do the job."
+    after_help = "Examples:\n  toolgate tools-list --catalog tatara --profile refine\n  toolgate tools-list --catalog maetra --profile task_guard,govern\n  toolgate manifest --catalog tatara --format tatara > tool-manifest.json\n  toolgate check --catalog schema/tatara\n  toolgate lint --catalog tatara skills/\n  toolgate docs --catalog tatara --check docs/tatara.md\n  toolgate import --out schema/fetch --profile all=fetch.tools.json\n  toolgate serve --catalog tatara --profile refine\n\nExit codes: 0 success, 1 findings, 2 could not do the job."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -59,6 +60,9 @@ enum Command {
     Diff(diff_cmd::DiffArgs),
     /// Print a catalog's reference page in Markdown, or write or check its region in a page.
     Docs(docs_cmd::DocsArgs),
+    /// Write a catalog from captured tools/list results, or from a server run once per profile.
+    #[command(long_about = import_cmd::LONG_ABOUT)]
+    Import(import_cmd::ImportArgs),
     /// Check every literal tool call in SKILL.md and agent files against a surface.
     Lint(lint_cmd::LintArgs),
     /// Explain a lint rule (without RULE: list the rules).
@@ -83,6 +87,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => catalog_cmds::check(&args),
         Command::Diff(args) => diff_cmd::run(&args),
         Command::Docs(args) => docs_cmd::run(&args),
+        Command::Import(args) => import_cmd::run(&args),
         Command::Lint(args) => lint_cmd::lint(&args),
         Command::Explain(args) => explain_cmd::explain(&args),
         #[cfg(feature = "serve")]
