@@ -35,17 +35,30 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod echo;
+#[cfg(feature = "http")]
+pub mod http;
+mod log;
+mod protocol;
+mod shutdown;
+mod stdio;
+#[cfg(feature = "http")]
+pub mod tokens;
 
 use std::collections::HashSet;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, Implementation, InitializeRequestParams, InitializeResult, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
 use toolgate_schema::runtime::CallError;
+
+pub use log::{LogLevel, set_log_level};
+pub use stdio::{MAX_MESSAGE_BYTES, serve_stdio};
 
 /// The arguments of a tool call, as MCP carries them: a JSON object.
 pub type JsonObject = serde_json::Map<String, serde_json::Value>;
@@ -110,6 +123,8 @@ pub enum ServeError {
     /// The MCP session ended before or during its initialization (the client went away, or
     /// sent something other than an MCP handshake).
     Session(String),
+    /// The HTTP listener could not be bound or served.
+    Http(String),
 }
 
 impl fmt::Display for ServeError {
@@ -118,6 +133,7 @@ impl fmt::Display for ServeError {
             ServeError::ToolsList(why) => write!(f, "the tools/list to serve does not read: {why}"),
             ServeError::Runtime(e) => write!(f, "cannot start the async runtime: {e}"),
             ServeError::Session(why) => write!(f, "the MCP session failed: {why}"),
+            ServeError::Http(why) => write!(f, "cannot serve HTTP: {why}"),
         }
     }
 }
@@ -143,6 +159,8 @@ pub struct ToolServer<B> {
     names: HashSet<String>,
     backend: B,
     info: ServerConfig,
+    /// Whether this session answered its `initialize` (a second one is refused).
+    initialized: AtomicBool,
 }
 
 #[derive(serde::Deserialize)]
@@ -164,6 +182,7 @@ impl<B: Backend> ToolServer<B> {
             names,
             backend,
             info,
+            initialized: AtomicBool::new(false),
         })
     }
 
@@ -261,9 +280,50 @@ fn unknown_tool(tool: &str) -> ErrorData {
     ErrorData::invalid_params(CallError::unknown_tool(tool).message(), None)
 }
 
+impl<B: Backend> ToolServer<B> {
+    /// Answers `initialize` once per session: the first is negotiated as rmcp does, with this
+    /// server's instructions; a second is refused (JSON-RPC -32600), as the lifecycle allows
+    /// one handshake per session.
+    pub(crate) fn initialize_once(
+        &self,
+        handler: &impl ServerHandler,
+        initialized: &AtomicBool,
+        request: InitializeRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        if initialized.swap(true, Ordering::SeqCst) {
+            return Err(protocol::already_initialized());
+        }
+        context.peer.set_peer_info(request.clone());
+        let mut result = handler.negotiate_initialize(&request)?;
+        result.instructions = self.info.instructions.clone();
+        Ok(result)
+    }
+
+    /// `tools/call` through rmcp: [`ToolServer::call`], logged at `info`.
+    pub(crate) fn call_logged(
+        &self,
+        request: &CallToolRequestParams,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let _running = shutdown::start_call();
+        let started = std::time::Instant::now();
+        let answer = self.call(&request.name, request.arguments.as_ref());
+        log::call(&request.name, &answer, started.elapsed());
+        answer.map(CallToolResponse::from)
+    }
+}
+
 impl<B: Backend> ServerHandler for ToolServer<B> {
     fn get_info(&self) -> ServerConfig {
         self.info.clone()
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        self.initialize_once(self, &self.initialized, request, &context)
     }
 
     async fn list_tools(
@@ -280,35 +340,26 @@ impl<B: Backend> ServerHandler for ToolServer<B> {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(&request.name, request.arguments.as_ref())
-            .map(CallToolResponse::from)
+        self.call_logged(&request)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.tools.iter().find(|t| t.name == name).cloned()
     }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(protocol::unreadable_request(&request))
+    }
 }
 
-/// Runs `server` as an MCP server on standard input and output until the client closes the
-/// session (end of input). Logs and warnings belong on standard error; standard output
-/// carries only MCP messages.
+/// Runs `server` as an MCP server on standard input and output: [`serve_stdio`], under its
+/// former name.
 pub fn run_stdio<B: Backend>(server: ToolServer<B>) -> Result<(), ServeError> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(ServeError::Runtime)?;
-    runtime.block_on(async move {
-        let transport = rmcp::transport::stdio_pipes();
-        let running = server
-            .serve(transport)
-            .await
-            .map_err(|e| ServeError::Session(e.to_string()))?;
-        running
-            .waiting()
-            .await
-            .map(|_| ())
-            .map_err(|e| ServeError::Session(e.to_string()))
-    })
+    serve_stdio(server)
 }
 
 #[cfg(test)]
