@@ -91,7 +91,7 @@ pub(crate) fn classify(bytes: &[u8]) -> Classified {
         .get("id")
         .filter(|id| id.is_string() || id.is_i64() || id.is_u64())
         .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok());
-    if id.is_none() && object.get("method").is_some_and(Value::is_string) {
+    if !object.contains_key("id") && object.get("method").is_some_and(Value::is_string) {
         // A notification that does not read: JSON-RPC never answers a notification.
         return Classified::Ignore;
     }
