@@ -70,6 +70,9 @@ pub struct HttpOptions {
     pub stateless: bool,
     /// Called once the listener is bound, with its address (port 0 becomes the real one).
     pub on_listening: Option<Box<dyn FnOnce(SocketAddr) + Send>>,
+    /// Also shut down gracefully when this resolves (besides SIGTERM and Ctrl-C): for a
+    /// server embedded in a larger program, and for tests.
+    pub stop: Option<std::pin::Pin<Box<dyn Future<Output = ()> + Send>>>,
 }
 
 /// Who is served which tools: one server for every client, or one per token grant.
@@ -523,7 +526,8 @@ fn run<B: Backend>(
         if let Some(f) = options.on_listening.take() {
             f(bound);
         }
-        accept(listener, door, stop).await;
+        let asked = options.stop.take();
+        accept(listener, door, stop, asked).await;
         Ok(())
     });
     runtime.shutdown_timeout(Duration::from_millis(200));
@@ -535,10 +539,19 @@ async fn accept<B: Backend>(
     listener: tokio::net::TcpListener,
     door: Arc<Door<B>>,
     stop: CancellationToken,
+    asked: Option<std::pin::Pin<Box<dyn Future<Output = ()> + Send>>>,
 ) {
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
-    let signal = shutdown::signal();
+    let signal = async move {
+        match asked {
+            Some(asked) => tokio::select! {
+                () = shutdown::signal() => {}
+                () = asked => {}
+            },
+            None => shutdown::signal().await,
+        }
+    };
     tokio::pin!(signal);
     loop {
         let permit = tokio::select! {
@@ -569,4 +582,90 @@ async fn accept<B: Backend>(
     shutdown::drain().await;
     stop.cancel();
     let _ = tokio::time::timeout(Duration::from_secs(1), graceful.shutdown()).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    use std::sync::mpsc;
+    use std::time::Instant;
+
+    use super::*;
+    use crate::{JsonObject, Reply};
+
+    const LIST: &str = r#"{"tools": [{"name": "slow", "inputSchema": {"type": "object"}}]}"#;
+
+    fn post(port: u16, session: Option<&str>, body: &str) -> String {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+        let session = session.map_or(String::new(), |s| format!("Mcp-Session-Id: {s}\r\n"));
+        let request = format!(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n{session}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).expect("write");
+        let mut out = String::new();
+        let _ = stream.read_to_string(&mut out);
+        out
+    }
+
+    /// A call in flight when the shutdown is asked for is answered; the server then returns
+    /// `Ok` well within 5 s.
+    #[test]
+    fn a_call_in_flight_finishes_before_the_shutdown() {
+        let slow = |_: &str, _: &JsonObject| -> Result<Reply, toolgate_runtime::CallError> {
+            std::thread::sleep(Duration::from_millis(800));
+            Ok(Reply::Structured(serde_json::json!({"slept": true})))
+        };
+        let server = ToolServer::new(LIST, slow).expect("list");
+        let (port_tx, port_rx) = mpsc::channel();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let options = HttpOptions {
+            on_listening: Some(Box::new(move |a| {
+                let _ = port_tx.send(a.port());
+            })),
+            stop: Some(Box::pin(async move {
+                let _ = stop_rx.await;
+            })),
+            ..HttpOptions::default()
+        };
+        let served = std::thread::spawn(move || {
+            serve_http("127.0.0.1:0".parse().expect("addr"), server, options)
+        });
+        let port = port_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("listening");
+        let init = post(
+            port,
+            None,
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#,
+        );
+        let sid = init
+            .lines()
+            .find_map(|l| l.strip_prefix("mcp-session-id: "))
+            .expect("a session")
+            .trim()
+            .to_string();
+        let call = std::thread::spawn(move || {
+            post(
+                port,
+                Some(&sid),
+                r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}"#,
+            )
+        });
+        std::thread::sleep(Duration::from_millis(200));
+        let asked = Instant::now();
+        stop_tx.send(()).expect("the server waits");
+        let answer = call.join().expect("the call thread");
+        assert!(answer.contains(r#"\"slept\":true"#), "{answer}");
+        served
+            .join()
+            .expect("the server thread")
+            .expect("a clean stop");
+        assert!(
+            asked.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            asked.elapsed()
+        );
+    }
 }
