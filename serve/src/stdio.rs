@@ -43,7 +43,7 @@ pub(crate) struct LineTransport<R, W> {
 }
 
 enum Pending {
-    Queue(ServerJsonRpcMessage),
+    Queue(Box<ServerJsonRpcMessage>),
     Flush,
 }
 
@@ -120,7 +120,7 @@ where
         };
         if let Pending::Queue(_) = state
             && let Pending::Queue(message) = std::mem::replace(state, Pending::Flush)
-            && framed.feed(message).await.is_err()
+            && framed.feed(*message).await.is_err()
         {
             return false;
         }
@@ -164,7 +164,9 @@ where
             match self.read_line().await {
                 Read::Line => {}
                 Read::Oversized => {
-                    self.pending = Some(Pending::Queue(protocol::too_large(self.max).message()));
+                    self.pending = Some(Pending::Queue(Box::new(
+                        protocol::too_large(self.max).message(),
+                    )));
                     continue;
                 }
                 Read::Eof => return None,
@@ -176,7 +178,7 @@ where
             match classified {
                 Classified::Message(m) => return Some(*m),
                 Classified::Ignore => {}
-                Classified::Refuse(r) => self.pending = Some(Pending::Queue(r.message())),
+                Classified::Refuse(r) => self.pending = Some(Pending::Queue(Box::new(r.message()))),
             }
         }
     }

@@ -159,6 +159,7 @@ mod http {
             on_listening: Some(Box::new(|bound| {
                 eprintln!("toolgate: listening on http://{bound}/mcp");
             })),
+            stop: None,
         }
     }
 
