@@ -44,7 +44,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::protocol::{self, Classified};
 use crate::tokens::{TokenDigest, TokenTable};
-use crate::{Backend, MAX_MESSAGE_BYTES, ServeError, ToolServer, log, shutdown};
+use crate::{AsyncBackend, MAX_MESSAGE_BYTES, ServeError, ToolServer, log, shutdown};
 
 /// The path MCP is served at.
 pub const MCP_PATH: &str = "/mcp";
@@ -95,7 +95,7 @@ struct HttpSession<B> {
     initialized: AtomicBool,
 }
 
-impl<B: Backend> HttpSession<B> {
+impl<B: AsyncBackend> HttpSession<B> {
     fn server(&self, extensions: &Extensions) -> Result<&ToolServer<B>, ErrorData> {
         let grant = extensions
             .get::<http::request::Parts>()
@@ -108,7 +108,7 @@ impl<B: Backend> HttpSession<B> {
     }
 }
 
-impl<B: Backend> ServerHandler for HttpSession<B> {
+impl<B: AsyncBackend> ServerHandler for HttpSession<B> {
     fn get_info(&self) -> ServerConfig {
         self.grants.info.clone()
     }
@@ -140,7 +140,9 @@ impl<B: Backend> ServerHandler for HttpSession<B> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.server(&context.extensions)?.call_logged(&request)
+        self.server(&context.extensions)?
+            .call_logged(&request, &context)
+            .await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -230,7 +232,7 @@ enum Mcp<B> {
     Stateless(StreamableHttpService<HttpSession<B>, NeverSessionManager>),
 }
 
-impl<B: Backend> Mcp<B> {
+impl<B: AsyncBackend> Mcp<B> {
     async fn handle(&self, request: Request<Full<Bytes>>) -> Response<Body> {
         match self {
             Mcp::Sessions(s) => s.handle(request).await,
@@ -293,7 +295,7 @@ fn bearer(headers: &http::HeaderMap) -> Option<&str> {
         .filter(|t| !t.is_empty())
 }
 
-impl<B: Backend> Door<B> {
+impl<B: AsyncBackend> Door<B> {
     async fn answer(&self, request: Request<Incoming>) -> Response<Body> {
         if request.uri().path() != MCP_PATH {
             return plain(StatusCode::NOT_FOUND, "Not Found: MCP is served at /mcp");
@@ -422,7 +424,7 @@ impl<B: Backend> Door<B> {
 /// Serves `server` to every client over MCP Streamable HTTP at `addr` (path `/mcp`) until
 /// SIGTERM or Ctrl-C: then calls in flight finish (at most 3 s), sessions and streams end,
 /// and it returns `Ok`.
-pub fn serve_http<B: Backend>(
+pub fn serve_http<B: AsyncBackend>(
     addr: SocketAddr,
     server: ToolServer<B>,
     options: HttpOptions,
@@ -440,7 +442,7 @@ pub fn serve_http<B: Backend>(
 /// value the token maps to), over MCP Streamable HTTP at `addr`. A request without a token
 /// of the table is answered 401; a session is pinned to the token that opened it. Every grant
 /// of the table must have its server.
-pub fn serve_http_with_tokens<B: Backend>(
+pub fn serve_http_with_tokens<B: AsyncBackend>(
     addr: SocketAddr,
     tokens: TokenTable,
     servers: HashMap<String, ToolServer<B>>,
@@ -470,7 +472,7 @@ pub fn serve_http_with_tokens<B: Backend>(
     run(addr, grants, options)
 }
 
-fn run<B: Backend>(
+fn run<B: AsyncBackend>(
     addr: SocketAddr,
     grants: Grants<B>,
     mut options: HttpOptions,
@@ -535,7 +537,7 @@ fn run<B: Backend>(
 }
 
 /// Accepts connections until a shutdown signal; then drains.
-async fn accept<B: Backend>(
+async fn accept<B: AsyncBackend>(
     listener: tokio::net::TcpListener,
     door: Arc<Door<B>>,
     stop: CancellationToken,
@@ -607,6 +609,73 @@ mod tests {
         let mut out = String::new();
         let _ = stream.read_to_string(&mut out);
         out
+    }
+
+    /// An asynchronous handler that sleeps 200 ms per call.
+    struct Sleeper;
+
+    impl crate::AsyncBackend for Sleeper {
+        async fn call_async(
+            &self,
+            _tool: &str,
+            _arguments: &JsonObject,
+            context: &crate::CallContext,
+        ) -> Result<Reply, toolgate_runtime::CallError> {
+            tokio::select! {
+                () = tokio::time::sleep(Duration::from_millis(200)) => {}
+                () = context.cancelled() => return Ok(Reply::Failed("cancelled".into())),
+            }
+            Ok(Reply::Structured(serde_json::json!({"slept": true})))
+        }
+    }
+
+    /// 50 concurrent calls (50 stateless exchanges at once) to a handler that sleeps 200 ms
+    /// finish in under 2 s in all: a waiting handler holds no thread.
+    #[test]
+    fn fifty_concurrent_calls_to_a_sleeping_handler_take_under_2_s() {
+        let server = ToolServer::new(LIST, Sleeper).expect("list");
+        let (port_tx, port_rx) = mpsc::channel();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let options = HttpOptions {
+            stateless: true,
+            on_listening: Some(Box::new(move |a| {
+                let _ = port_tx.send(a.port());
+            })),
+            stop: Some(Box::pin(async move {
+                let _ = stop_rx.await;
+            })),
+            ..HttpOptions::default()
+        };
+        let served = std::thread::spawn(move || {
+            serve_http("127.0.0.1:0".parse().expect("addr"), server, options)
+        });
+        let port = port_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("listening");
+        let started = Instant::now();
+        let calls: Vec<_> = (0..50)
+            .map(|i| {
+                std::thread::spawn(move || {
+                    post(
+                        port,
+                        None,
+                        &format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"slow","arguments":{{}}}}}}"#),
+                    )
+                })
+            })
+            .collect();
+        for call in calls {
+            let answer = call.join().expect("a call thread");
+            assert!(answer.contains(r#"\"slept\":true"#), "{answer}");
+        }
+        let took = started.elapsed();
+        assert!(took < Duration::from_secs(2), "{took:?}");
+        eprintln!("50 concurrent 200 ms calls: {took:?}");
+        stop_tx.send(()).expect("the server waits");
+        served
+            .join()
+            .expect("the server thread")
+            .expect("a clean stop");
     }
 
     /// A call in flight when the shutdown is asked for is answered; the server then returns

@@ -34,6 +34,7 @@
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+mod context;
 pub mod echo;
 #[cfg(feature = "http")]
 pub mod http;
@@ -57,6 +58,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use toolgate_schema::runtime::CallError;
 
+pub use context::{AsyncBackend, CallContext};
 pub use log::{LogLevel, set_log_level};
 pub use stdio::{MAX_MESSAGE_BYTES, serve_stdio};
 
@@ -168,7 +170,7 @@ struct ToolsListText {
     tools: Vec<Tool>,
 }
 
-impl<B: Backend> ToolServer<B> {
+impl<B: AsyncBackend> ToolServer<B> {
     /// A server for the tools of `tools_list_json` (an MCP `tools/list` result,
     /// `{"tools": [...]}`), whose calls `backend` answers.
     pub fn new(tools_list_json: &str, backend: B) -> Result<ToolServer<B>, ServeError> {
@@ -226,27 +228,52 @@ impl<B: Backend> ToolServer<B> {
         &self,
         tool: &str,
         arguments: Option<&JsonObject>,
+    ) -> Result<CallToolResult, ErrorData>
+    where
+        B: Backend,
+    {
+        let empty = JsonObject::new();
+        let arguments = arguments.unwrap_or(&empty);
+        if !self.names.contains(tool) {
+            return Err(unknown_tool(tool));
+        }
+        answer(tool, self.backend.call(tool, arguments))
+    }
+
+    /// Answers a `tools/call` as [`ToolServer::call`] does, through an [`AsyncBackend`]
+    /// with the call's context.
+    pub async fn call_with(
+        &self,
+        tool: &str,
+        arguments: Option<&JsonObject>,
+        context: &CallContext,
     ) -> Result<CallToolResult, ErrorData> {
         let empty = JsonObject::new();
         let arguments = arguments.unwrap_or(&empty);
         if !self.names.contains(tool) {
             return Err(unknown_tool(tool));
         }
-        match self.backend.call(tool, arguments) {
-            Ok(Reply::Structured(value)) => {
-                let text = serde_json::to_string(&value).unwrap_or_default();
-                let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-                result.structured_content = Some(value);
-                Ok(result)
-            }
-            Ok(Reply::Failed(message)) => {
-                Ok(CallToolResult::error(vec![ContentBlock::text(message)]))
-            }
-            // The backend does not have a tool the list names: still the one answer a client
-            // gets for a tool it may not call.
-            Err(CallError::UnknownTool { .. }) => Err(unknown_tool(tool)),
-            Err(e @ CallError::InvalidArguments { .. }) => Ok(invalid_arguments(tool, &e)),
+        answer(
+            tool,
+            self.backend.call_async(tool, arguments, context).await,
+        )
+    }
+}
+
+/// The answer to a call the backend took.
+fn answer(tool: &str, reply: Result<Reply, CallError>) -> Result<CallToolResult, ErrorData> {
+    match reply {
+        Ok(Reply::Structured(value)) => {
+            let text = serde_json::to_string(&value).unwrap_or_default();
+            let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+            result.structured_content = Some(value);
+            Ok(result)
         }
+        Ok(Reply::Failed(message)) => Ok(CallToolResult::error(vec![ContentBlock::text(message)])),
+        // The backend does not have a tool the list names: still the one answer a client
+        // gets for a tool it may not call.
+        Err(CallError::UnknownTool { .. }) => Err(unknown_tool(tool)),
+        Err(e @ CallError::InvalidArguments { .. }) => Ok(invalid_arguments(tool, &e)),
     }
 }
 
@@ -280,7 +307,7 @@ fn unknown_tool(tool: &str) -> ErrorData {
     ErrorData::invalid_params(CallError::unknown_tool(tool).message(), None)
 }
 
-impl<B: Backend> ToolServer<B> {
+impl<B: AsyncBackend> ToolServer<B> {
     /// Answers `initialize` once per session: the first is negotiated as rmcp does, with this
     /// server's instructions; a second is refused (JSON-RPC -32600), as the lifecycle allows
     /// one handshake per session.
@@ -300,20 +327,25 @@ impl<B: Backend> ToolServer<B> {
         Ok(result)
     }
 
-    /// `tools/call` through rmcp: [`ToolServer::call`], logged at `info`.
-    pub(crate) fn call_logged(
+    /// `tools/call` through rmcp: [`ToolServer::call_with`], counted in flight for the
+    /// graceful shutdown, logged at `info`.
+    pub(crate) async fn call_logged(
         &self,
         request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let _running = shutdown::start_call();
         let started = std::time::Instant::now();
-        let answer = self.call(&request.name, request.arguments.as_ref());
+        let context = CallContext::of(context);
+        let answer = self
+            .call_with(&request.name, request.arguments.as_ref(), &context)
+            .await;
         log::call(&request.name, &answer, started.elapsed());
         answer.map(CallToolResponse::from)
     }
 }
 
-impl<B: Backend> ServerHandler for ToolServer<B> {
+impl<B: AsyncBackend> ServerHandler for ToolServer<B> {
     fn get_info(&self) -> ServerConfig {
         self.info.clone()
     }
@@ -338,9 +370,9 @@ impl<B: Backend> ServerHandler for ToolServer<B> {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call_logged(&request)
+        self.call_logged(&request, &context).await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -358,7 +390,7 @@ impl<B: Backend> ServerHandler for ToolServer<B> {
 
 /// Runs `server` as an MCP server on standard input and output: [`serve_stdio`], under its
 /// former name.
-pub fn run_stdio<B: Backend>(server: ToolServer<B>) -> Result<(), ServeError> {
+pub fn run_stdio<B: AsyncBackend>(server: ToolServer<B>) -> Result<(), ServeError> {
     serve_stdio(server)
 }
 

@@ -21,7 +21,7 @@ use tokio::sync::Mutex;
 use tokio_util::codec::FramedWrite;
 
 use crate::protocol::{self, Classified};
-use crate::{Backend, ServeError, ToolServer, shutdown};
+use crate::{AsyncBackend, ServeError, ToolServer, shutdown};
 
 /// The largest message read, on stdio and over HTTP (16 MiB, rmcp's own line limit): a
 /// longer one is answered -32600 and dropped, without being buffered.
@@ -193,7 +193,7 @@ where
 /// session (end of input) or the process gets SIGTERM or Ctrl-C (the calls in flight finish
 /// first, for at most 3 s; then `Ok`). Logs and warnings belong on standard error; standard
 /// output carries only MCP messages.
-pub fn serve_stdio<B: Backend>(server: ToolServer<B>) -> Result<(), ServeError> {
+pub fn serve_stdio<B: AsyncBackend>(server: ToolServer<B>) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
