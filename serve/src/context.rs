@@ -7,6 +7,8 @@
 #![allow(deprecated)]
 
 use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use rmcp::RoleServer;
 use rmcp::model::{
@@ -24,6 +26,45 @@ pub struct CallContext {
     cancellation: CancellationToken,
     progress_token: Option<ProgressToken>,
     peer: Option<Peer<RoleServer>>,
+    client_level: ClientLogLevel,
+}
+
+/// The level a session's client asked for with `logging/setLevel` (until it does, every
+/// message is sent).
+#[derive(Clone, Debug)]
+pub(crate) struct ClientLogLevel(Arc<AtomicU8>);
+
+const UNSET: u8 = u8::MAX;
+
+fn rank(level: LoggingLevel) -> u8 {
+    match level {
+        LoggingLevel::Debug => 0,
+        LoggingLevel::Info => 1,
+        LoggingLevel::Notice => 2,
+        LoggingLevel::Warning => 3,
+        LoggingLevel::Error => 4,
+        LoggingLevel::Critical => 5,
+        LoggingLevel::Alert => 6,
+        LoggingLevel::Emergency => 7,
+    }
+}
+
+impl Default for ClientLogLevel {
+    fn default() -> ClientLogLevel {
+        ClientLogLevel(Arc::new(AtomicU8::new(UNSET)))
+    }
+}
+
+impl ClientLogLevel {
+    /// Records the client's `logging/setLevel`.
+    pub(crate) fn set(&self, level: LoggingLevel) {
+        self.0.store(rank(level), Ordering::Relaxed);
+    }
+
+    fn admits(&self, level: LoggingLevel) -> bool {
+        let min = self.0.load(Ordering::Relaxed);
+        min == UNSET || rank(level) >= min
+    }
 }
 
 impl std::fmt::Debug for CallContext {
@@ -37,11 +78,15 @@ impl std::fmt::Debug for CallContext {
 
 impl CallContext {
     /// The context of a `tools/call` that rmcp hands the server.
-    pub(crate) fn of(context: &RequestContext<RoleServer>) -> CallContext {
+    pub(crate) fn of(
+        context: &RequestContext<RoleServer>,
+        client_level: &ClientLogLevel,
+    ) -> CallContext {
         CallContext {
             cancellation: context.ct.clone(),
             progress_token: context.meta.get_progress_token(),
             peer: Some(context.peer.clone()),
+            client_level: client_level.clone(),
         }
     }
 
@@ -52,6 +97,7 @@ impl CallContext {
             cancellation: CancellationToken::new(),
             progress_token: None,
             peer: None,
+            client_level: ClientLogLevel::default(),
         }
     }
 
@@ -83,12 +129,15 @@ impl CallContext {
         let _ = peer.notify_progress(param).await;
     }
 
-    /// Logs to the client (`notifications/message`). A client gone away is not an error of
-    /// the call.
+    /// Logs to the client (`notifications/message`), unless the client asked for a higher
+    /// level with `logging/setLevel`. A client gone away is not an error of the call.
     pub async fn log(&self, level: LoggingLevel, data: serde_json::Value) {
         let Some(peer) = &self.peer else {
             return;
         };
+        if !self.client_level.admits(level) {
+            return;
+        }
         let _ = peer
             .notify_logging_message(LoggingMessageNotificationParam::new(level, data))
             .await;

@@ -93,6 +93,7 @@ struct Grant(Arc<str>);
 struct HttpSession<B> {
     grants: Arc<Grants<B>>,
     initialized: AtomicBool,
+    client_level: crate::context::ClientLogLevel,
 }
 
 impl<B: AsyncBackend> HttpSession<B> {
@@ -141,8 +142,18 @@ impl<B: AsyncBackend> ServerHandler for HttpSession<B> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.server(&context.extensions)?
-            .call_logged(&request, &context)
+            .call_logged(&request, &context, &self.client_level)
             .await
+    }
+
+    #[allow(deprecated)] // MCP logging: deprecated by SEP-2577, still 2025-11-25's
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.client_level.set(request.level);
+        Ok(())
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -496,6 +507,7 @@ fn run<B: AsyncBackend>(
             Ok(HttpSession {
                 grants: factory_grants.clone(),
                 initialized: AtomicBool::new(false),
+                client_level: Default::default(),
             })
         };
         let config = StreamableHttpServerConfig::default()

@@ -163,6 +163,8 @@ pub struct ToolServer<B> {
     info: ServerConfig,
     /// Whether this session answered its `initialize` (a second one is refused).
     initialized: AtomicBool,
+    /// The level this session's client asked for (stdio: the one session).
+    client_level: context::ClientLogLevel,
 }
 
 #[derive(serde::Deserialize)]
@@ -173,18 +175,27 @@ struct ToolsListText {
 impl<B: AsyncBackend> ToolServer<B> {
     /// A server for the tools of `tools_list_json` (an MCP `tools/list` result,
     /// `{"tools": [...]}`), whose calls `backend` answers.
+    // MCP logging is deprecated by SEP-2577 (2026-07-28) but is 2025-11-25's: advertised for
+    // the clients that speak it, and `CallContext::log` is how a handler logs.
+    #[allow(deprecated)]
     pub fn new(tools_list_json: &str, backend: B) -> Result<ToolServer<B>, ServeError> {
         let list: ToolsListText = serde_json::from_str(tools_list_json)
             .map_err(|e| ServeError::ToolsList(e.to_string()))?;
         let names = list.tools.iter().map(|t| t.name.to_string()).collect();
-        let info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("toolgate", env!("CARGO_PKG_VERSION")));
+        let info = ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_logging()
+                .build(),
+        )
+        .with_server_info(Implementation::new("toolgate", env!("CARGO_PKG_VERSION")));
         Ok(ToolServer {
             tools: list.tools,
             names,
             backend,
             info,
             initialized: AtomicBool::new(false),
+            client_level: context::ClientLogLevel::default(),
         })
     }
 
@@ -333,10 +344,11 @@ impl<B: AsyncBackend> ToolServer<B> {
         &self,
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
+        client_level: &context::ClientLogLevel,
     ) -> Result<CallToolResponse, ErrorData> {
         let _running = shutdown::start_call();
         let started = std::time::Instant::now();
-        let context = CallContext::of(context);
+        let context = CallContext::of(context, client_level);
         let answer = self
             .call_with(&request.name, request.arguments.as_ref(), &context)
             .await;
@@ -372,7 +384,18 @@ impl<B: AsyncBackend> ServerHandler for ToolServer<B> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call_logged(&request, &context).await
+        self.call_logged(&request, &context, &self.client_level)
+            .await
+    }
+
+    #[allow(deprecated)] // MCP logging: deprecated by SEP-2577, still 2025-11-25's
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.client_level.set(request.level);
+        Ok(())
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
