@@ -1,8 +1,18 @@
 //! `toolgate serve` and a client that sends garbage: lines that are not JSON, JSON that is
 //! not a JSON-RPC message, truncated messages, argument objects of 10 MB, a line past the
-//! SDK's limit. The server must not crash, must answer each as the pinned SDK (rmcp ~3.11)
-//! answers such input (silence for what does not parse as JSON, `-32600 Invalid request`
-//! for JSON of the wrong shape), and must go on answering valid calls.
+//! limit. The server must not crash, must answer each as the MCP specification asks, and must
+//! go on answering valid calls:
+//!
+//! - what is not JSON, or not UTF-8: `-32700 Parse error`;
+//! - JSON that is not a JSON-RPC message (a batch among them): `-32600 Invalid request`;
+//! - a known method whose params do not read (`tools/call` without a name, or with
+//!   non-object arguments): `-32602`, by the request's id;
+//! - a line past the 16 MiB limit: `-32600`, dropped without being buffered.
+//!
+//! An error whose id cannot be read has no `id` member at all: JSON-RPC 2.0 writes
+//! `"id": null` there, but MCP's schema has no null request id (its error response makes
+//! `id` optional instead). rmcp's own stdio transport drops unparsable lines in silence;
+//! toolgate's transport answers them (`toolgate_serve`'s `protocol` module).
 
 mod mcp_support;
 
@@ -18,25 +28,32 @@ fn answer_to(c: &mut RawClient, bytes: &[u8]) -> Vec<Value> {
     others
 }
 
-fn invalid_request() -> Vec<Value> {
-    vec![json!({"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid request"}})]
+/// The one error answered, without an id: its code.
+fn code_without_id(answer: &[Value]) -> i64 {
+    assert_eq!(answer.len(), 1, "{answer:?}");
+    assert!(answer[0].get("id").is_none(), "{answer:?}");
+    assert_eq!(answer[0]["jsonrpc"], "2.0");
+    answer[0]["error"]["code"].as_i64().expect("an error code")
 }
 
 #[test]
 fn garbage_truncated_messages_and_huge_arguments_then_a_valid_call() {
     let mut c = RawClient::start(&["--catalog", "tatara", "--profile", "refine"], &[]);
 
-    // Not JSON: ignored, as the other official SDKs do (no id to answer).
+    // Blank lines: nothing to answer.
+    for blank in [&b"\r\n"[..], b"\n\n\n"] {
+        assert_eq!(answer_to(&mut c, blank), Vec::<Value>::new(), "{blank:?}");
+    }
+    // Not JSON, or not UTF-8: a parse error without an id.
     for garbage in [
         &b"this is not json\n"[..],
         b"\xff\xfe\x00\x01garbage\n",
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"\xff\"}\n",
         b"{]\n",
-        b"\r\n",
-        b"\n\n\n",
     ] {
         assert_eq!(
-            answer_to(&mut c, garbage),
-            Vec::<Value>::new(),
+            code_without_id(&answer_to(&mut c, garbage)),
+            -32700,
             "{garbage:?}"
         );
     }
@@ -45,26 +62,65 @@ fn garbage_truncated_messages_and_huge_arguments_then_a_valid_call() {
     for cut in [10, 40, 80, call.len() - 1] {
         let mut line = call[..cut].to_vec();
         line.push(b'\n');
-        assert_eq!(answer_to(&mut c, &line), Vec::<Value>::new(), "{cut}");
+        assert_eq!(code_without_id(&answer_to(&mut c, &line)), -32700, "{cut}");
     }
-    // JSON that is not a JSON-RPC message: Invalid request, without an id.
+    // JSON that is not a JSON-RPC message, and batches: Invalid request, without an id.
     for wrong in [
         &b"{\"hello\": \"world\"}\n"[..],
         b"[1, 2, 3]\n",
+        b"[{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}]\n",
+        b"[]\n",
         b"\"a string\"\n",
         b"null\n",
-        b"{\"jsonrpc\": \"1.0\", \"id\": 1, \"method\": \"ping\"}\n",
     ] {
-        assert_eq!(answer_to(&mut c, wrong), invalid_request(), "{wrong:?}");
+        assert_eq!(
+            code_without_id(&answer_to(&mut c, wrong)),
+            -32600,
+            "{wrong:?}"
+        );
     }
-    // A request whose params do not read is answered by its id (rmcp: method not found).
+    // An invalid request whose id reads is answered by that id.
+    let r = answer_to(
+        &mut c,
+        b"{\"jsonrpc\": \"1.0\", \"id\": 1, \"method\": \"ping\"}\n",
+    );
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!(r[0]["id"], 1);
+    assert_eq!(r[0]["error"]["code"], -32600);
+    // A notification that does not read is never answered.
     assert_eq!(
         answer_to(
             &mut c,
-            b"{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"tools/call\",\"params\":{\"name\":1}}\n"
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":7}\n"
         ),
-        vec![json!({"jsonrpc": "2.0", "id": "p", "error": {"code": -32601, "message": "tools/call"}})]
+        Vec::<Value>::new()
     );
+    // A tools/call whose params do not read: -32602 by its id, naming what is wrong.
+    for (params, why) in [
+        (json!({"name": 1}), "`name` must be a string"),
+        (json!({"arguments": {}}), "missing the tool's `name`"),
+        (
+            json!({"name": "task_get", "arguments": [1]}),
+            "`arguments` must be an object",
+        ),
+        (
+            json!({"name": "task_get", "arguments": "x"}),
+            "`arguments` must be an object",
+        ),
+    ] {
+        let r = c.request("tools/call", params);
+        assert_eq!(
+            r["error"],
+            json!({"code": -32602, "message": format!("invalid params for `tools/call`: {why}")}),
+            "{r}"
+        );
+    }
+    // A second initialize is refused.
+    let r = c.request(
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "again", "version": "0"}}),
+    );
+    assert_eq!(r["error"]["code"], -32600, "{r}");
 
     // A 10 MB argument object of one string: valid, echoed whole.
     let big = "x".repeat(10 << 20);
@@ -103,19 +159,24 @@ fn garbage_truncated_messages_and_huge_arguments_then_a_valid_call() {
     assert_eq!(violations.len(), 101);
     drop(huge);
 
-    // 10 MB of nesting: past serde_json's depth limit, so not JSON: ignored.
+    // 10 MB of nesting: past serde_json's depth limit, so not JSON: a parse error.
     let mut deep = br#"{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"task_get","arguments":{"task":"#.to_vec();
     deep.extend(std::iter::repeat_n(b'[', 5 << 20));
     deep.extend(std::iter::repeat_n(b']', 5 << 20));
     deep.extend_from_slice(b"}}}\n");
-    assert_eq!(answer_to(&mut c, &deep), Vec::<Value>::new());
+    assert_eq!(code_without_id(&answer_to(&mut c, &deep)), -32700);
     drop(deep);
 
-    // A line longer than the SDK reads (16 MiB): dropped, whatever it holds.
+    // A line longer than the limit (16 MiB): -32600 without an id, dropped unread.
     let mut long = br#"{"jsonrpc":"2.0","id":"long","method":"tools/call","params":{"name":"task_get","arguments":{"task":""#.to_vec();
     long.extend(std::iter::repeat_n(b'y', 17 << 20));
     long.extend_from_slice(b"\"}}}\n");
-    assert_eq!(answer_to(&mut c, &long), Vec::<Value>::new());
+    let r = answer_to(&mut c, &long);
+    assert_eq!(code_without_id(&r), -32600);
+    assert_eq!(
+        r[0]["error"]["message"],
+        "Invalid request: the message is larger than 16777216 bytes"
+    );
     drop(long);
 
     // And then a valid call is answered, and so is everything else.

@@ -64,9 +64,7 @@ fuzz_target!(|data: &[u8]| {
     };
     // The value as `--profile` gives it: both sessions must word a warning alike.
     let source = Source::Given("--profile");
-    let bundled = echo::bundled(name, selector, source)
-        .expect("a bundled catalog")
-        .expect("its tools/list reads");
+    let bundled = bundled(name, selector, source).expect("its tools/list reads");
     let folder = echo::folder(surface, selector, source).expect("its tools/list reads");
     assert_eq!(bundled.profiles, folder.profiles);
     assert_eq!(bundled.warning, folder.warning);
@@ -97,3 +95,25 @@ fuzz_target!(|data: &[u8]| {
         _ => {}
     }
 });
+
+/// The echo session of a bundled catalog through its generated dispatch, as the CLI builds it.
+fn bundled(
+    name: &str,
+    selector: &str,
+    source: Source<'_>,
+) -> Result<echo::EchoSession, toolgate_serve::ServeError> {
+    use toolgate_generated::{maetra, tatara};
+    if name == "tatara" {
+        echo::generated(
+            name,
+            tatara::Session::resolve_from(selector, source),
+            |s, tool, args| tatara::dispatch(s, &tatara::EchoHandler, tool, args),
+        )
+    } else {
+        echo::generated(
+            name,
+            maetra::Session::resolve_from(selector, source),
+            |s, tool, args| maetra::dispatch(s, &maetra::EchoHandler, tool, args),
+        )
+    }
+}

@@ -103,8 +103,13 @@ pub struct EchoSession {
 }
 
 impl EchoSession {
-    /// A one-line description of what is served, for standard error.
+    /// A one-line description of what is served on stdio, for standard error.
     pub fn summary(&self) -> String {
+        self.summary_on("stdio")
+    }
+
+    /// A one-line description of what is served on `transport`, for standard error.
+    pub fn summary_on(&self, transport: &str) -> String {
         let who = if self.profiles.is_empty() {
             "no profile (fail closed)".to_string()
         } else {
@@ -112,7 +117,7 @@ impl EchoSession {
         };
         let n = self.server.tools().len();
         format!(
-            "serving catalog `{}`, {who}: {n} tool{} on stdio (echo backend: calls are validated and echoed, never executed)",
+            "serving catalog `{}`, {who}: {n} tool{} on {transport} (echo backend: calls are validated and echoed, never executed)",
             self.catalog,
             if n == 1 { "" } else { "s" }
         )

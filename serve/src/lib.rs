@@ -39,18 +39,33 @@
 
 #[cfg(feature = "client")]
 pub mod client;
+mod context;
 pub mod echo;
+#[cfg(feature = "http")]
+pub mod http;
+mod log;
+mod protocol;
+mod shutdown;
+mod stdio;
+#[cfg(feature = "http")]
+pub mod tokens;
 
 use std::collections::HashSet;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, Implementation, InitializeRequestParams, InitializeResult, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
 use toolgate_schema::runtime::CallError;
+
+pub use context::{AsyncBackend, CallContext};
+pub use log::{LogLevel, set_log_level};
+pub use stdio::{MAX_MESSAGE_BYTES, serve_stdio};
 
 /// The arguments of a tool call, as MCP carries them: a JSON object.
 pub type JsonObject = serde_json::Map<String, serde_json::Value>;
@@ -115,6 +130,8 @@ pub enum ServeError {
     /// The MCP session ended before or during its initialization (the client went away, or
     /// sent something other than an MCP handshake).
     Session(String),
+    /// The HTTP listener could not be bound or served.
+    Http(String),
 }
 
 impl fmt::Display for ServeError {
@@ -123,6 +140,7 @@ impl fmt::Display for ServeError {
             ServeError::ToolsList(why) => write!(f, "the tools/list to serve does not read: {why}"),
             ServeError::Runtime(e) => write!(f, "cannot start the async runtime: {e}"),
             ServeError::Session(why) => write!(f, "the MCP session failed: {why}"),
+            ServeError::Http(why) => write!(f, "cannot serve HTTP: {why}"),
         }
     }
 }
@@ -148,6 +166,10 @@ pub struct ToolServer<B> {
     names: HashSet<String>,
     backend: B,
     info: ServerConfig,
+    /// Whether this session answered its `initialize` (a second one is refused).
+    initialized: AtomicBool,
+    /// The level this session's client asked for (stdio: the one session).
+    client_level: context::ClientLogLevel,
 }
 
 #[derive(serde::Deserialize)]
@@ -155,20 +177,30 @@ struct ToolsListText {
     tools: Vec<Tool>,
 }
 
-impl<B: Backend> ToolServer<B> {
+impl<B: AsyncBackend> ToolServer<B> {
     /// A server for the tools of `tools_list_json` (an MCP `tools/list` result,
     /// `{"tools": [...]}`), whose calls `backend` answers.
+    // MCP logging is deprecated by SEP-2577 (2026-07-28) but is 2025-11-25's: advertised for
+    // the clients that speak it, and `CallContext::log` is how a handler logs.
+    #[allow(deprecated)]
     pub fn new(tools_list_json: &str, backend: B) -> Result<ToolServer<B>, ServeError> {
         let list: ToolsListText = serde_json::from_str(tools_list_json)
             .map_err(|e| ServeError::ToolsList(e.to_string()))?;
         let names = list.tools.iter().map(|t| t.name.to_string()).collect();
-        let info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("toolgate", env!("CARGO_PKG_VERSION")));
+        let info = ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_logging()
+                .build(),
+        )
+        .with_server_info(Implementation::new("toolgate", env!("CARGO_PKG_VERSION")));
         Ok(ToolServer {
             tools: list.tools,
             names,
             backend,
             info,
+            initialized: AtomicBool::new(false),
+            client_level: context::ClientLogLevel::default(),
         })
     }
 
@@ -212,27 +244,52 @@ impl<B: Backend> ToolServer<B> {
         &self,
         tool: &str,
         arguments: Option<&JsonObject>,
+    ) -> Result<CallToolResult, ErrorData>
+    where
+        B: Backend,
+    {
+        let empty = JsonObject::new();
+        let arguments = arguments.unwrap_or(&empty);
+        if !self.names.contains(tool) {
+            return Err(unknown_tool(tool));
+        }
+        answer(tool, self.backend.call(tool, arguments))
+    }
+
+    /// Answers a `tools/call` as [`ToolServer::call`] does, through an [`AsyncBackend`]
+    /// with the call's context.
+    pub async fn call_with(
+        &self,
+        tool: &str,
+        arguments: Option<&JsonObject>,
+        context: &CallContext,
     ) -> Result<CallToolResult, ErrorData> {
         let empty = JsonObject::new();
         let arguments = arguments.unwrap_or(&empty);
         if !self.names.contains(tool) {
             return Err(unknown_tool(tool));
         }
-        match self.backend.call(tool, arguments) {
-            Ok(Reply::Structured(value)) => {
-                let text = serde_json::to_string(&value).unwrap_or_default();
-                let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-                result.structured_content = Some(value);
-                Ok(result)
-            }
-            Ok(Reply::Failed(message)) => {
-                Ok(CallToolResult::error(vec![ContentBlock::text(message)]))
-            }
-            // The backend does not have a tool the list names: still the one answer a client
-            // gets for a tool it may not call.
-            Err(CallError::UnknownTool { .. }) => Err(unknown_tool(tool)),
-            Err(e @ CallError::InvalidArguments { .. }) => Ok(invalid_arguments(tool, &e)),
+        answer(
+            tool,
+            self.backend.call_async(tool, arguments, context).await,
+        )
+    }
+}
+
+/// The answer to a call the backend took.
+fn answer(tool: &str, reply: Result<Reply, CallError>) -> Result<CallToolResult, ErrorData> {
+    match reply {
+        Ok(Reply::Structured(value)) => {
+            let text = serde_json::to_string(&value).unwrap_or_default();
+            let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+            result.structured_content = Some(value);
+            Ok(result)
         }
+        Ok(Reply::Failed(message)) => Ok(CallToolResult::error(vec![ContentBlock::text(message)])),
+        // The backend does not have a tool the list names: still the one answer a client
+        // gets for a tool it may not call.
+        Err(CallError::UnknownTool { .. }) => Err(unknown_tool(tool)),
+        Err(e @ CallError::InvalidArguments { .. }) => Ok(invalid_arguments(tool, &e)),
     }
 }
 
@@ -266,9 +323,56 @@ fn unknown_tool(tool: &str) -> ErrorData {
     ErrorData::invalid_params(CallError::unknown_tool(tool).message(), None)
 }
 
-impl<B: Backend> ServerHandler for ToolServer<B> {
+impl<B: AsyncBackend> ToolServer<B> {
+    /// Answers `initialize` once per session: the first is negotiated as rmcp does, with this
+    /// server's instructions; a second is refused (JSON-RPC -32600), as the lifecycle allows
+    /// one handshake per session.
+    pub(crate) fn initialize_once(
+        &self,
+        handler: &impl ServerHandler,
+        initialized: &AtomicBool,
+        request: InitializeRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        if initialized.swap(true, Ordering::SeqCst) {
+            return Err(protocol::already_initialized());
+        }
+        context.peer.set_peer_info(request.clone());
+        let mut result = handler.negotiate_initialize(&request)?;
+        result.instructions = self.info.instructions.clone();
+        Ok(result)
+    }
+
+    /// `tools/call` through rmcp: [`ToolServer::call_with`], counted in flight for the
+    /// graceful shutdown, logged at `info`.
+    pub(crate) async fn call_logged(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+        client_level: &context::ClientLogLevel,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let _running = shutdown::start_call();
+        let started = std::time::Instant::now();
+        let context = CallContext::of(context, client_level);
+        let answer = self
+            .call_with(&request.name, request.arguments.as_ref(), &context)
+            .await;
+        log::call(&request.name, &answer, started.elapsed());
+        answer.map(CallToolResponse::from)
+    }
+}
+
+impl<B: AsyncBackend> ServerHandler for ToolServer<B> {
     fn get_info(&self) -> ServerConfig {
         self.info.clone()
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        self.initialize_once(self, &self.initialized, request, &context)
     }
 
     async fn list_tools(
@@ -283,37 +387,39 @@ impl<B: Backend> ServerHandler for ToolServer<B> {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(&request.name, request.arguments.as_ref())
-            .map(CallToolResponse::from)
+        self.call_logged(&request, &context, &self.client_level)
+            .await
+    }
+
+    #[allow(deprecated)] // MCP logging: deprecated by SEP-2577, still 2025-11-25's
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.client_level.set(request.level);
+        Ok(())
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.tools.iter().find(|t| t.name == name).cloned()
     }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(protocol::unreadable_request(&request))
+    }
 }
 
-/// Runs `server` as an MCP server on standard input and output until the client closes the
-/// session (end of input). Logs and warnings belong on standard error; standard output
-/// carries only MCP messages.
-pub fn run_stdio<B: Backend>(server: ToolServer<B>) -> Result<(), ServeError> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(ServeError::Runtime)?;
-    runtime.block_on(async move {
-        let transport = rmcp::transport::stdio_pipes();
-        let running = server
-            .serve(transport)
-            .await
-            .map_err(|e| ServeError::Session(e.to_string()))?;
-        running
-            .waiting()
-            .await
-            .map(|_| ())
-            .map_err(|e| ServeError::Session(e.to_string()))
-    })
+/// Runs `server` as an MCP server on standard input and output: [`serve_stdio`], under its
+/// former name.
+pub fn run_stdio<B: AsyncBackend>(server: ToolServer<B>) -> Result<(), ServeError> {
+    serve_stdio(server)
 }
 
 #[cfg(test)]

@@ -1,19 +1,20 @@
-//! `toolgate serve`: an MCP server on stdio over the echo backend (`toolgate_serve::echo`).
+//! `toolgate serve`: an MCP server over the echo backend (`toolgate_serve::echo`), on stdio
+//! or (feature `http`) Streamable HTTP.
 
 use clap::Args;
 use toolgate_generated::{maetra, tatara};
 use toolgate_schema::Surface;
 use toolgate_schema::runtime::Source;
-use toolgate_serve::ServeError;
 use toolgate_serve::echo::{self, EchoSession};
+use toolgate_serve::{LogLevel, ServeError};
 
 use super::{CatalogArg, EXIT_ERROR, EXIT_OK};
 
 /// Arguments of `toolgate serve`.
 #[derive(Args, Debug)]
 #[command(
-    long_about = "Serve a profile's tools as an MCP server on standard input and output.\n\nThe backend is an echo, a contract test double: every call is validated as a server generated from the catalog validates it (through the generated types for a bundled catalog, with the run-time validator for a catalog folder) and answered with the arguments it parsed, as structured content. Nothing is executed.\n\nA tool the profile is not granted is answered exactly like an unknown tool (JSON-RPC error -32602); arguments that fail the schema are a tool result with isError and a message naming the field.",
-    after_help = "Examples:\n  toolgate serve --catalog tatara --profile refine\n  MAETRA_CAPABILITIES=task_guard,govern toolgate serve --catalog maetra\n  toolgate serve --catalog path/to/catalog --profile implement\n\nAn unknown or empty profile fails closed: the always-on tools only, and a warning on stderr. Standard output carries MCP messages only; the server stops when its input closes (exit 0 after a session, exit 2 if it closes before the client initialized one)."
+    long_about = "Serve a profile's tools as an MCP server on standard input and output, or over MCP Streamable HTTP at /mcp with --http.\n\nThe backend is an echo, a contract test double: every call is validated as a server generated from the catalog validates it (through the generated types for a bundled catalog, with the run-time validator for a catalog folder) and answered with the arguments it parsed, as structured content. Nothing is executed.\n\nA tool the profile is not granted is answered exactly like an unknown tool (JSON-RPC error -32602); arguments that fail the schema are a tool result with isError and a message naming the field. Input that is not JSON is answered -32700, JSON that is not a request -32600, a message over 16 MiB is refused.\n\nOver HTTP, Host and Origin must name the bound address (or --allow-host / --allow-origin): else 421 (Host) or 403 (Origin). With --tokens, each bearer token is served the profile the file maps it to; a request without a valid token gets 401.",
+    after_help = "Examples:\n  toolgate serve --catalog tatara --profile refine\n  MAETRA_CAPABILITIES=task_guard,govern toolgate serve --catalog maetra\n  toolgate serve --catalog path/to/catalog --profile implement\n  toolgate serve --catalog tatara --profile implement --http 127.0.0.1:8080\n  toolgate serve --catalog tatara --tokens tokens.toml --http 127.0.0.1:8080\n\nAn unknown or empty profile fails closed: the always-on tools only, and a warning on stderr. Standard output carries MCP messages only; the stdio server stops when its input closes (exit 0 after a session, exit 2 if it closes before the client initialized one). SIGTERM and Ctrl-C stop either server gracefully: calls in flight finish (at most 3 s), exit 0."
 )]
 pub struct ServeArgs {
     /// A bundled catalog (tatara, maetra) or a catalog folder.
@@ -22,43 +23,100 @@ pub struct ServeArgs {
     /// The profile served; several separated by commas when the catalog's selector combines
     /// them. Default: the selector's environment variable (TATARA_TOOL_PROFILE for tatara,
     /// MAETRA_CAPABILITIES for maetra).
-    #[arg(long, value_name = "PROFILE[,PROFILE...]")]
+    #[arg(long, value_name = "PROFILE[,PROFILE...]", conflicts_with = "tokens")]
     profile: Option<String>,
+    /// Serve MCP Streamable HTTP at http://ADDR/mcp instead of stdio (port 0 picks one; the
+    /// address is printed on stderr).
+    #[cfg(feature = "http")]
+    #[arg(long, value_name = "IP:PORT")]
+    http: Option<std::net::SocketAddr>,
+    /// A Host value to accept besides the bound address (`name` for any port, or
+    /// `name:port`); repeatable.
+    #[cfg(feature = "http")]
+    #[arg(long, value_name = "HOST", requires = "http")]
+    allow_host: Vec<String>,
+    /// An Origin to accept besides the bound address's (`https://app.example.com:443`);
+    /// repeatable.
+    #[cfg(feature = "http")]
+    #[arg(long, value_name = "ORIGIN", requires = "http")]
+    allow_origin: Vec<String>,
+    /// Serve each POST as its own exchange: no session, no initialize needed first, JSON
+    /// replies.
+    #[cfg(feature = "http")]
+    #[arg(long, requires = "http")]
+    stateless: bool,
+    /// A TOML file whose `[tokens]` table maps bearer tokens (or `sha256:<hex>` of them) to
+    /// the profile, or combination, each is served. Requires --http; excludes --profile.
+    #[cfg(feature = "http")]
+    #[arg(long, value_name = "FILE", requires = "http")]
+    tokens: Option<std::path::PathBuf>,
+    /// What to log on stderr: off (default: start-up and shutdown only), warn (refusals),
+    /// info (also one line per tools/call). Never tokens or arguments.
+    #[arg(long, value_name = "LEVEL", default_value = "off")]
+    log_level: LogLevel,
+}
+
+/// A catalog opened for serving: bundled (generated dispatch) or a folder's surface.
+enum Opened {
+    Bundled(String),
+    Folder(Surface),
+}
+
+fn open(arg: &str) -> Result<Opened, u8> {
+    if let CatalogArg::Bundled(name) = CatalogArg::parse(arg)
+        && toolgate_generated::selector_env(&name).is_some()
+    {
+        return Ok(Opened::Bundled(name));
+    }
+    match CatalogArg::parse(arg).load() {
+        Ok(c) => Ok(Opened::Folder(Surface::from_catalog(&c))),
+        Err(errors) => {
+            eprintln!("{errors}");
+            eprintln!("error: cannot serve `{arg}`: the catalog has errors");
+            Err(EXIT_ERROR)
+        }
+    }
+}
+
+/// The echo session of a selector value: `Some(value, source)` given, else the catalog's
+/// environment variable.
+fn session(catalog: &Opened, given: Option<(&str, Source<'_>)>) -> Result<EchoSession, ServeError> {
+    match catalog {
+        Opened::Bundled(name) => {
+            let env = toolgate_generated::selector_env(name).unwrap_or_default();
+            let (requested, source) = match given {
+                Some((p, source)) => (p.to_string(), source),
+                None => (std::env::var(env).unwrap_or_default(), Source::Env(env)),
+            };
+            bundled(name, &requested, source)
+                .unwrap_or_else(|| Err(ServeError::Session(format!("`{name}` is not bundled"))))
+        }
+        Opened::Folder(surface) => match given {
+            Some((p, source)) => echo::folder(surface, p, source),
+            None => {
+                let (requested, env) = super::selector_value(surface, None);
+                echo::folder(surface, &requested, super::selector_source(env.as_deref()))
+            }
+        },
+    }
 }
 
 /// `toolgate serve`
 pub fn serve(args: &ServeArgs) -> u8 {
-    let prepared = match CatalogArg::parse(&args.catalog) {
-        CatalogArg::Bundled(name) => {
-            let env = toolgate_generated::selector_env(&name).unwrap_or_default();
-            let (requested, source) = match &args.profile {
-                Some(p) => (p.clone(), Source::Given("--profile")),
-                None => (std::env::var(env).unwrap_or_default(), Source::Env(env)),
-            };
-            bundled(&name, &requested, source)
-        }
-        CatalogArg::Dir(_) => None,
+    toolgate_serve::set_log_level(args.log_level);
+    let catalog = match open(&args.catalog) {
+        Ok(c) => c,
+        Err(code) => return code,
     };
-    let prepared = match prepared {
-        Some(p) => p,
-        None => {
-            let catalog = match CatalogArg::parse(&args.catalog).load() {
-                Ok(c) => c,
-                Err(errors) => {
-                    eprintln!("{errors}");
-                    eprintln!(
-                        "error: cannot serve `{}`: the catalog has errors",
-                        args.catalog
-                    );
-                    return EXIT_ERROR;
-                }
-            };
-            let surface = Surface::from_catalog(&catalog);
-            let (requested, env) = super::selector_value(&surface, args.profile.as_deref());
-            echo::folder(&surface, &requested, super::selector_source(env.as_deref()))
-        }
-    };
-    let session = match prepared {
+    #[cfg(feature = "http")]
+    if let Some(addr) = args.http {
+        return http::serve(args, &catalog, addr);
+    }
+    let given = args
+        .profile
+        .as_deref()
+        .map(|p| (p, Source::Given("--profile")));
+    let session = match session(&catalog, given) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
@@ -69,12 +127,95 @@ pub fn serve(args: &ServeArgs) -> u8 {
         eprintln!("warning: {w}");
     }
     eprintln!("toolgate: {}", session.summary());
-    match toolgate_serve::run_stdio(session.server) {
+    finish(toolgate_serve::serve_stdio(session.server))
+}
+
+fn finish(result: Result<(), ServeError>) -> u8 {
+    match result {
         Ok(()) => EXIT_OK,
         Err(e) => {
             eprintln!("error: {e}");
             EXIT_ERROR
         }
+    }
+}
+
+#[cfg(feature = "http")]
+mod http {
+    use std::collections::HashMap;
+    use std::net::SocketAddr;
+
+    use toolgate_schema::runtime::Source;
+    use toolgate_serve::http::{HttpOptions, serve_http, serve_http_with_tokens};
+    use toolgate_serve::tokens::TokenTable;
+
+    use super::{EXIT_ERROR, Opened, ServeArgs, finish, session};
+
+    fn options(args: &ServeArgs) -> HttpOptions {
+        HttpOptions {
+            allowed_hosts: args.allow_host.clone(),
+            allowed_origins: args.allow_origin.clone(),
+            stateless: args.stateless,
+            on_listening: Some(Box::new(|bound| {
+                eprintln!("toolgate: listening on http://{bound}/mcp");
+            })),
+            stop: None,
+        }
+    }
+
+    /// `toolgate serve --http ADDR [--tokens FILE]`
+    pub(super) fn serve(args: &ServeArgs, catalog: &Opened, addr: SocketAddr) -> u8 {
+        let Some(path) = &args.tokens else {
+            let given = args
+                .profile
+                .as_deref()
+                .map(|p| (p, Source::Given("--profile")));
+            let session = match session(catalog, given) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return EXIT_ERROR;
+                }
+            };
+            if let Some(w) = &session.warning {
+                eprintln!("warning: {w}");
+            }
+            eprintln!("toolgate: {}", session.summary_on("HTTP"));
+            return finish(serve_http(addr, session.server, options(args)));
+        };
+        let tokens = match std::fs::read_to_string(path)
+            .map_err(|e| vec![e.to_string()])
+            .and_then(|text| TokenTable::parse(&text))
+        {
+            Ok(t) => t,
+            Err(errors) => {
+                for e in errors {
+                    eprintln!("error: {}: {e}", path.display());
+                }
+                return EXIT_ERROR;
+            }
+        };
+        let mut servers = HashMap::new();
+        for grant in tokens.grants() {
+            let session = match session(catalog, Some((grant, Source::Given("--tokens")))) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return EXIT_ERROR;
+                }
+            };
+            // A token that would fail closed is a mistake in the file, not a session to serve.
+            if let Some(w) = &session.warning {
+                eprintln!("error: {}: a token maps to `{grant}`: {w}", path.display());
+                return EXIT_ERROR;
+            }
+            eprintln!(
+                "toolgate: tokens for `{grant}`: {}",
+                session.summary_on("HTTP")
+            );
+            servers.insert(grant.to_string(), session.server);
+        }
+        finish(serve_http_with_tokens(addr, tokens, servers, options(args)))
     }
 }
 

@@ -1,0 +1,169 @@
+//! Asynchronous backends and the context of a call: the tools a handler waits in (databases,
+//! APIs) without holding a thread, told when the client cancels, able to report progress and
+//! to log to the client.
+
+// MCP logging (`notifications/message`) is deprecated by SEP-2577 for the 2026-07-28
+// revision; it is still the logging of 2025-11-25, which is what clients speak.
+#![allow(deprecated)]
+
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use rmcp::RoleServer;
+use rmcp::model::{
+    LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
+};
+use rmcp::service::{Peer, RequestContext};
+use tokio_util::sync::CancellationToken;
+use toolgate_runtime::CallError;
+
+use crate::{Backend, JsonObject, Reply};
+
+/// What a call's handler may know and do besides its arguments.
+#[derive(Clone)]
+pub struct CallContext {
+    cancellation: CancellationToken,
+    progress_token: Option<ProgressToken>,
+    peer: Option<Peer<RoleServer>>,
+    client_level: ClientLogLevel,
+}
+
+/// The level a session's client asked for with `logging/setLevel` (until it does, every
+/// message is sent).
+#[derive(Clone, Debug)]
+pub(crate) struct ClientLogLevel(Arc<AtomicU8>);
+
+const UNSET: u8 = u8::MAX;
+
+fn rank(level: LoggingLevel) -> u8 {
+    match level {
+        LoggingLevel::Debug => 0,
+        LoggingLevel::Info => 1,
+        LoggingLevel::Notice => 2,
+        LoggingLevel::Warning => 3,
+        LoggingLevel::Error => 4,
+        LoggingLevel::Critical => 5,
+        LoggingLevel::Alert => 6,
+        LoggingLevel::Emergency => 7,
+    }
+}
+
+impl Default for ClientLogLevel {
+    fn default() -> ClientLogLevel {
+        ClientLogLevel(Arc::new(AtomicU8::new(UNSET)))
+    }
+}
+
+impl ClientLogLevel {
+    /// Records the client's `logging/setLevel`.
+    pub(crate) fn set(&self, level: LoggingLevel) {
+        self.0.store(rank(level), Ordering::Relaxed);
+    }
+
+    fn admits(&self, level: LoggingLevel) -> bool {
+        let min = self.0.load(Ordering::Relaxed);
+        min == UNSET || rank(level) >= min
+    }
+}
+
+impl std::fmt::Debug for CallContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallContext")
+            .field("cancelled", &self.cancellation.is_cancelled())
+            .field("progress_token", &self.progress_token)
+            .finish_non_exhaustive()
+    }
+}
+
+impl CallContext {
+    /// The context of a `tools/call` that rmcp hands the server.
+    pub(crate) fn of(
+        context: &RequestContext<RoleServer>,
+        client_level: &ClientLogLevel,
+    ) -> CallContext {
+        CallContext {
+            cancellation: context.ct.clone(),
+            progress_token: context.meta.get_progress_token(),
+            peer: Some(context.peer.clone()),
+            client_level: client_level.clone(),
+        }
+    }
+
+    /// A context outside any session (tests, direct calls): never cancelled, no progress,
+    /// no client to log to.
+    pub fn detached() -> CallContext {
+        CallContext {
+            cancellation: CancellationToken::new(),
+            progress_token: None,
+            peer: None,
+            client_level: ClientLogLevel::default(),
+        }
+    }
+
+    /// Resolves when the client cancels the call (`notifications/cancelled`) or the session
+    /// ends.
+    pub async fn cancelled(&self) {
+        self.cancellation.cancelled().await;
+    }
+
+    /// Whether the call was cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancellation.is_cancelled()
+    }
+
+    /// Whether the client asked for progress (sent a `progressToken`).
+    pub fn wants_progress(&self) -> bool {
+        self.progress_token.is_some()
+    }
+
+    /// Reports progress (`notifications/progress`) when the client asked for it; else
+    /// nothing. A client gone away is not an error of the call.
+    pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        let (Some(token), Some(peer)) = (&self.progress_token, &self.peer) else {
+            return;
+        };
+        let mut param = ProgressNotificationParam::new(token.clone(), progress);
+        param.total = total;
+        param.message = message.map(str::to_string);
+        let _ = peer.notify_progress(param).await;
+    }
+
+    /// Logs to the client (`notifications/message`), unless the client asked for a higher
+    /// level with `logging/setLevel`. A client gone away is not an error of the call.
+    pub async fn log(&self, level: LoggingLevel, data: serde_json::Value) {
+        let Some(peer) = &self.peer else {
+            return;
+        };
+        if !self.client_level.admits(level) {
+            return;
+        }
+        let _ = peer
+            .notify_logging_message(LoggingMessageNotificationParam::new(level, data))
+            .await;
+    }
+}
+
+/// What answers the calls of a [`crate::ToolServer`] asynchronously: each call gets its
+/// [`CallContext`]. Every [`Backend`] (a generated dispatch function with its handler) is
+/// one, answering at once.
+pub trait AsyncBackend: Send + Sync + 'static {
+    /// Answers one call, as [`Backend::call`] does.
+    fn call_async(
+        &self,
+        tool: &str,
+        arguments: &JsonObject,
+        context: &CallContext,
+    ) -> impl Future<Output = Result<Reply, CallError>> + Send;
+}
+
+impl<B: Backend> AsyncBackend for B {
+    fn call_async(
+        &self,
+        tool: &str,
+        arguments: &JsonObject,
+        _context: &CallContext,
+    ) -> impl Future<Output = Result<Reply, CallError>> + Send {
+        std::future::ready(self.call(tool, arguments))
+    }
+}

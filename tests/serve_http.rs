@@ -1,0 +1,668 @@
+//! `toolgate serve --http`: MCP Streamable HTTP end to end, bound to 127.0.0.1 only.
+//!
+//! - `http_door`: a raw HTTP/1.1 client written here (always runs): DNS-rebinding
+//!   protection (Host 421, Origin 403), the path, -32700 / -32600 as JSON-RPC bodies, the
+//!   session header, a second `initialize` refused, the protocol-version header checked.
+//! - `tokens_map_bearers_to_profiles`: `--tokens`: 401 with `WWW-Authenticate` without a
+//!   valid token, a session pinned to its token, start-up errors (exit 2).
+//! - `sigterm_ends_stdio_and_http_within_5_s`: graceful shutdown, exit 0.
+//! - `official_python_sdk_over_http`: the official MCP Python SDK's Streamable HTTP client
+//!   (`tests/mcp/http_client.py`): 18 tools for implement, a valid `task_note` call, 50
+//!   concurrent sessions; 16 and 13 tools through two tokens, 401 without; stateless mode.
+//!   Skips without the SDK unless `TOOLGATE_REQUIRE_E2E=1`.
+
+mod common;
+mod mcp_support;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use mcp_support::{RawClient, example, served_names, skip, surface, wait_with_timeout};
+use serde_json::{Value, json};
+
+/// A `toolgate serve --http 127.0.0.1:0` process and the port it bound.
+struct HttpServer {
+    child: Child,
+    port: u16,
+    stderr: mpsc::Receiver<String>,
+}
+
+impl HttpServer {
+    fn start(args: &[&str]) -> HttpServer {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .arg("serve")
+            .args(args)
+            .args(["--http", "127.0.0.1:0"])
+            .env_remove("TATARA_TOOL_PROFILE")
+            .env_remove("MAETRA_CAPABILITIES")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("toolgate serve starts");
+        let (tx, rx) = mpsc::channel();
+        let stderr = child.stderr.take().expect("stderr");
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut seen = Vec::new();
+        let port = loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = rx
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no listening line on stderr: {seen:?}"));
+            if let Some(rest) = line.strip_prefix("toolgate: listening on http://127.0.0.1:") {
+                break rest.trim_end_matches("/mcp").parse().expect("a port");
+            }
+            seen.push(line);
+        };
+        HttpServer {
+            child,
+            port,
+            stderr: rx,
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/mcp", self.port)
+    }
+
+    /// Sends SIGTERM and waits (at most 5 s) for the exit: its status and stderr since.
+    fn terminate(mut self) -> (std::process::ExitStatus, Duration, String) {
+        let started = Instant::now();
+        sigterm(self.child.id());
+        let status = wait_with_timeout(&mut self.child, Duration::from_secs(5));
+        let took = started.elapsed();
+        let rest: Vec<String> = self.stderr.try_iter().collect();
+        (status, took, rest.join("\n"))
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn sigterm(pid: u32) {
+    let ok = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(ok.success());
+}
+
+/// A response: status, headers (lower-case names), body (de-chunked).
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The JSON-RPC message of the body: JSON, or the last SSE `data:` line that is JSON.
+    fn message(&self) -> Value {
+        if let Ok(v) = serde_json::from_str(&self.body) {
+            return v;
+        }
+        self.body
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .filter_map(|d| serde_json::from_str(d).ok())
+            .next_back()
+            .unwrap_or_else(|| panic!("no JSON-RPC message in {:?}", self.body))
+    }
+}
+
+fn dechunk(raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut rest = raw;
+    while let Some(i) = rest.windows(2).position(|w| w == b"\r\n") {
+        let size = usize::from_str_radix(std::str::from_utf8(&rest[..i]).unwrap_or("0").trim(), 16)
+            .unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        let start = i + 2;
+        let end = (start + size).min(rest.len());
+        out.extend_from_slice(&rest[start..end]);
+        rest = &rest[(end + 2).min(rest.len())..];
+    }
+    out
+}
+
+/// One HTTP/1.1 request on a fresh connection (`Connection: close`), read to its end.
+fn send(port: u16, method: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    let mut head = format!("{method} /mcp HTTP/1.1\r\n");
+    let has = |n: &str| headers.iter().any(|(h, _)| h.eq_ignore_ascii_case(n));
+    if !has("host") {
+        head.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
+    if !has("accept") {
+        head.push_str("Accept: application/json, text/event-stream\r\n");
+    }
+    if !has("content-type") {
+        head.push_str("Content-Type: application/json\r\n");
+    }
+    for (n, v) in headers {
+        head.push_str(&format!("{n}: {v}\r\n"));
+    }
+    head.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    ));
+    stream.write_all(head.as_bytes()).expect("write");
+    stream.write_all(body).expect("write");
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a response head");
+    let head = String::from_utf8_lossy(&raw[..split]).to_string();
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .expect("a status");
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let mut body = raw[split + 4..].to_vec();
+    if headers
+        .iter()
+        .any(|(n, v)| n == "transfer-encoding" && v.contains("chunked"))
+    {
+        body = dechunk(&body);
+    }
+    Reply {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&body).to_string(),
+    }
+}
+
+fn initialize_body(id: u64) -> Vec<u8> {
+    json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "toolgate-tests", "version": "0"}}})
+    .to_string()
+    .into_bytes()
+}
+
+fn post(port: u16, headers: &[(&str, &str)], body: &Value) -> Reply {
+    send(port, "POST", headers, body.to_string().as_bytes())
+}
+
+#[test]
+fn http_door() {
+    let server = HttpServer::start(&["--catalog", "tatara", "--profile", "implement"]);
+    let port = server.port;
+    let init = initialize_body(1);
+
+    // DNS rebinding: a foreign Host or Origin is never answered 200.
+    let r = send(port, "POST", &[("Host", "evil.example.com")], &init);
+    assert_eq!(r.status, 421, "{}", r.body);
+    let r = send(port, "POST", &[("Host", "evil.example.com:80")], &init);
+    assert_eq!(r.status, 421);
+    let r = send(
+        port,
+        "POST",
+        &[("Origin", "http://evil.example.com")],
+        &init,
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+    let r = send(port, "GET", &[("Origin", "http://evil.example.com")], b"");
+    assert_eq!(r.status, 403);
+    // The bound address's own origin, and localhost, are accepted.
+    let own = format!("http://127.0.0.1:{port}");
+    let r = send(port, "POST", &[("Origin", &own)], &init);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let localhost = format!("localhost:{port}");
+    let r = send(port, "POST", &[("Host", &localhost)], &init);
+    assert_eq!(r.status, 200, "{}", r.body);
+
+    // Garbage: JSON-RPC errors in a 400, without an id where none reads.
+    for (body, code) in [
+        (&b"not json"[..], -32700),
+        (b"\xff\xfe", -32700),
+        (b"", -32700),
+        (
+            b"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]",
+            -32600,
+        ),
+        (b"{\"hello\": 1}", -32600),
+    ] {
+        let r = send(port, "POST", &[], body);
+        assert_eq!(r.status, 400, "{body:?}: {}", r.body);
+        let m = r.message();
+        assert_eq!(m["error"]["code"], code, "{m}");
+        assert!(m.get("id").is_none(), "{m}");
+    }
+    // Past the size limit: 413.
+    let big = vec![b' '; (16 << 20) + 1];
+    assert_eq!(send(port, "POST", &[], &big).status, 413);
+
+    // A session: initialize gives its id; the version header is checked; a second
+    // initialize is refused; the session lists the profile's tools; DELETE ends it.
+    let r = send(port, "POST", &[], &init);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.message()["result"]["protocolVersion"], "2025-11-25");
+    let sid = r
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_string();
+    let session = [
+        ("Mcp-Session-Id", sid.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let r = post(
+        port,
+        &session,
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    let r = send(port, "POST", &session, &initialize_body(2));
+    assert_eq!(r.message()["error"]["code"], -32600, "{}", r.body);
+    let r = post(
+        port,
+        &session,
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}),
+    );
+    let tools = r.message()["result"]["tools"].clone();
+    let names: Vec<&str> = tools
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, served_names(&surface("tatara"), "implement"));
+    assert_eq!(names.len(), 18);
+    let r = post(
+        port,
+        &session,
+        &json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "code_searcher"}}),
+    );
+    assert_eq!(r.message()["error"]["code"], -32602, "{}", r.body);
+    let r = post(
+        port,
+        &session,
+        &json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": 5}}),
+    );
+    assert_eq!(r.message()["error"]["code"], -32602, "{}", r.body);
+    let bad_version = [
+        ("Mcp-Session-Id", sid.as_str()),
+        ("MCP-Protocol-Version", "1999-01-01"),
+    ];
+    let r = post(
+        port,
+        &bad_version,
+        &json!({"jsonrpc": "2.0", "id": 6, "method": "ping"}),
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(send(port, "DELETE", &session, b"").status, 202);
+    let r = post(
+        port,
+        &session,
+        &json!({"jsonrpc": "2.0", "id": 7, "method": "ping"}),
+    );
+    assert_eq!(r.status, 404, "{}", r.body);
+    // Only /mcp.
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    stream
+        .write_all(
+            format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n")
+                .as_bytes(),
+        )
+        .expect("write");
+    let mut raw = String::new();
+    let _ = stream.read_to_string(&mut raw);
+    assert!(raw.starts_with("HTTP/1.1 404"), "{raw}");
+
+    let (status, took, stderr) = server.terminate();
+    assert!(status.success(), "{status:?} {stderr}");
+    assert!(took < Duration::from_secs(5));
+    // Nothing per request on stderr by default.
+    assert!(!stderr.contains("tools/"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+fn tokens_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = common::scratch(name);
+    let path = dir.join("tokens.toml");
+    std::fs::write(&path, text).expect("write tokens");
+    path
+}
+
+/// The lower-case hex SHA-256 of `s`, through `sha256sum`.
+fn sha256_hex(s: &str) -> String {
+    let mut child = Command::new("sha256sum")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("sha256sum runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(s.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("sha256sum");
+    String::from_utf8_lossy(&out.stdout)[..64].to_string()
+}
+
+/// A tokens file: `tok-review` for review, refine's token by its hash only.
+fn review_refine_tokens() -> std::path::PathBuf {
+    tokens_file(
+        "serve-http-tokens",
+        &format!(
+            "[tokens]\n\"tok-review-1\" = \"review\"\n\"sha256:{}\" = \"refine\"\n",
+            sha256_hex("tok-refine-2")
+        ),
+    )
+}
+
+#[test]
+fn tokens_map_bearers_to_profiles() {
+    let path = review_refine_tokens();
+    let server = HttpServer::start(&[
+        "--catalog",
+        "tatara",
+        "--tokens",
+        path.to_str().expect("utf-8 path"),
+    ]);
+    let port = server.port;
+    let init = initialize_body(1);
+    // No token, a wrong one, another scheme: 401 with a challenge.
+    for auth in [
+        None,
+        Some("Bearer nope"),
+        Some("Basic dG9rLXJldmlldy0x"),
+        Some("Bearer "),
+    ] {
+        let headers: Vec<(&str, &str)> = auth.map(|a| ("Authorization", a)).into_iter().collect();
+        let r = send(port, "POST", &headers, &init);
+        assert_eq!(r.status, 401, "{auth:?}");
+        assert!(
+            r.header("www-authenticate")
+                .is_some_and(|v| v.starts_with("Bearer")),
+            "{auth:?}"
+        );
+    }
+    // Each token its profile's tools.
+    for (token, count) in [("tok-review-1", 16), ("tok-refine-2", 13)] {
+        let bearer = format!("Bearer {token}");
+        let r = send(port, "POST", &[("Authorization", &bearer)], &init);
+        assert_eq!(r.status, 200, "{}", r.body);
+        let sid = r.header("mcp-session-id").expect("session").to_string();
+        let headers = [
+            ("Authorization", bearer.as_str()),
+            ("Mcp-Session-Id", sid.as_str()),
+        ];
+        let r = post(
+            port,
+            &headers,
+            &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        );
+        let n = r.message()["result"]["tools"].as_array().map(Vec::len);
+        assert_eq!(n, Some(count), "{token}: {}", r.body);
+        // The session is pinned to its token: the other one is refused.
+        let other = if token == "tok-review-1" {
+            "Bearer tok-refine-2"
+        } else {
+            "Bearer tok-review-1"
+        };
+        let r = post(
+            port,
+            &[("Authorization", other), ("Mcp-Session-Id", &sid)],
+            &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}),
+        );
+        assert_eq!(r.status, 403, "{}", r.body);
+    }
+    let (status, _, stderr) = server.terminate();
+    assert!(status.success(), "{stderr}");
+    assert!(!stderr.contains("tok-re"), "a token on stderr: {stderr}");
+
+    // Start-up errors: a token to an unknown profile, --profile with --tokens.
+    let bad = tokens_file(
+        "serve-http-bad-tokens",
+        "[tokens]\n\"tok-x\" = \"reviewer\"\n",
+    );
+    let bad = bad.to_str().expect("utf-8");
+    let out = common::run(&[
+        "serve",
+        "--catalog",
+        "tatara",
+        "--tokens",
+        bad,
+        "--http",
+        "127.0.0.1:0",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = common::stderr(&out);
+    assert!(err.contains("reviewer"), "{err}");
+    assert!(!err.contains("tok-x"), "{err}");
+    let path = path.to_str().expect("utf-8");
+    let out = common::run(&[
+        "serve",
+        "--catalog",
+        "tatara",
+        "--profile",
+        "review",
+        "--tokens",
+        path,
+        "--http",
+        "127.0.0.1:0",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        common::stderr(&out).contains("cannot be used with"),
+        "{}",
+        common::stderr(&out)
+    );
+    let out = common::run(&["serve", "--catalog", "tatara", "--tokens", path]);
+    assert_eq!(out.status.code(), Some(2), "--tokens without --http");
+}
+
+#[test]
+fn sigterm_ends_stdio_and_http_within_5_s() {
+    // stdio, mid-session.
+    let mut c = RawClient::start(&["--catalog", "tatara", "--profile", "refine"], &[]);
+    assert_eq!(c.list().as_array().map(Vec::len), Some(13));
+    let started = Instant::now();
+    sigterm(c.pid());
+    let (status, stderr) = c.close();
+    assert!(status.success(), "{status:?}: {stderr}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+
+    // HTTP, with a session and its open GET stream.
+    let server = HttpServer::start(&["--catalog", "tatara", "--profile", "implement"]);
+    let port = server.port;
+    let r = send(port, "POST", &[], &initialize_body(1));
+    let sid = r.header("mcp-session-id").expect("session").to_string();
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    stream
+        .write_all(
+            format!(
+                "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\nMcp-Session-Id: {sid}\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n"
+            )
+            .as_bytes(),
+        )
+        .expect("write");
+    std::thread::sleep(Duration::from_millis(200));
+    let (status, took, stderr) = server.terminate();
+    assert!(status.success(), "{status:?}: {stderr}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// The official Python SDK.
+
+fn python_with_sdk() -> Option<std::path::PathBuf> {
+    let python = std::env::var_os("TOOLGATE_PYTHON")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| "python3".into());
+    let ok = Command::new(&python)
+        .args(["-c", "import mcp.client.streamable_http"])
+        .output()
+        .ok()?
+        .status
+        .success();
+    ok.then_some(python)
+}
+
+/// Runs `tests/mcp/http_client.py` with `plan`: its results.
+fn run_http_client(python: &std::path::Path, plan: &Value) -> Value {
+    let dir = common::scratch("serve-http-python");
+    let plan_path = dir.join("plan.json");
+    let results_path = dir.join("results.json");
+    std::fs::write(&plan_path, plan.to_string()).expect("plan");
+    let out = Command::new(python)
+        .arg(common::repo_root().join("tests/mcp/http_client.py"))
+        .arg(&plan_path)
+        .arg(&results_path)
+        .output()
+        .expect("python runs");
+    assert!(
+        out.status.success(),
+        "http_client.py failed: {}\n{}",
+        common::stdout(&out),
+        common::stderr(&out)
+    );
+    serde_json::from_str(&std::fs::read_to_string(&results_path).expect("results"))
+        .expect("results are JSON")
+}
+
+#[test]
+fn official_python_sdk_over_http() {
+    let Some(python) = python_with_sdk() else {
+        return skip(
+            "the MCP Python SDK (PyPI `mcp`) is not installed for TOOLGATE_PYTHON or python3",
+        );
+    };
+    let s = surface("tatara");
+    let resolved = s.resolve("implement");
+    let note = s
+        .served(&resolved)
+        .into_iter()
+        .find(|x| x.tool.name == "task_note")
+        .expect("implement has task_note");
+    let note_args = example(&note.entry.input_schema, true);
+
+    for stateless in [false, true] {
+        let mut args = vec!["--catalog", "tatara", "--profile", "implement"];
+        if stateless {
+            args.push("--stateless");
+        }
+        let server = HttpServer::start(&args);
+        let plan = json!({"url": server.url(), "clients": [
+            {"name": "implement", "steps": [
+                {"op": "list"},
+                {"op": "call", "tool": "task_note", "arguments": note_args},
+                {"op": "call", "tool": "code_searcher", "arguments": {}},
+            ]},
+            {"name": "auto", "mode": "auto", "steps": [
+                {"op": "list"},
+                {"op": "call", "tool": "task_note", "arguments": note_args},
+            ]},
+            {"name": "concurrent", "concurrent": 50, "steps": [
+                {"op": "list"},
+                {"op": "call", "tool": "task_note", "arguments": note_args},
+            ]},
+        ]});
+        let results = run_http_client(&python, &plan);
+        let implement = &results["clients"][0];
+        assert!(implement.get("exception").is_none(), "{implement}");
+        let steps = &implement["sessions"][0]["steps"];
+        assert_eq!(
+            steps[0]["tools"].as_array().map(Vec::len),
+            Some(18),
+            "{steps}"
+        );
+        assert_eq!(steps[1]["result"]["isError"], false, "{steps}");
+        assert_eq!(steps[1]["result"]["structuredContent"]["tool"], "task_note");
+        assert_eq!(steps[2]["error"]["code"], -32602, "{steps}");
+        // The 2026-07-28 revision (server/discover, no session) where the SDK probes for it.
+        let auto = &results["clients"][1]["sessions"][0];
+        assert!(auto.get("exception").is_none(), "{auto}");
+        assert_eq!(auto["protocol_version"], "2026-07-28", "{auto}");
+        assert_eq!(auto["steps"][0]["tools"].as_array().map(Vec::len), Some(18));
+        assert_eq!(auto["steps"][1]["result"]["isError"], false, "{auto}");
+        let concurrent = &results["clients"][2];
+        let sessions = concurrent["sessions"].as_array().expect("sessions");
+        assert_eq!(sessions.len(), 50);
+        for session in sessions {
+            assert!(session.get("exception").is_none(), "{session}");
+            assert_eq!(
+                session["steps"][0]["tools"].as_array().map(Vec::len),
+                Some(18)
+            );
+            assert_eq!(session["steps"][1]["result"]["isError"], false, "{session}");
+        }
+        eprintln!(
+            "mcp {} over HTTP (stateless: {stateless}): protocol {}, 50 concurrent sessions in {} ms",
+            results["sdk_version"],
+            implement["sessions"][0]["protocol_version"],
+            concurrent["elapsed_ms"]
+        );
+        let (status, _, stderr) = server.terminate();
+        assert!(status.success(), "{stderr}");
+    }
+
+    // Tokens: review 16 tools, refine 13, and no or a wrong token refused with 401.
+    let path = review_refine_tokens();
+    let server = HttpServer::start(&[
+        "--catalog",
+        "tatara",
+        "--tokens",
+        path.to_str().expect("utf-8"),
+    ]);
+    let plan = json!({"url": server.url(), "clients": [
+        {"name": "review", "token": "tok-review-1", "steps": [{"op": "list"}]},
+        {"name": "refine", "token": "tok-refine-2", "steps": [{"op": "list"}]},
+        {"name": "none", "steps": [{"op": "list"}]},
+        {"name": "wrong", "token": "tok-wrong", "steps": [{"op": "list"}]},
+    ]});
+    let results = run_http_client(&python, &plan);
+    let count = |i: usize| {
+        results["clients"][i]["sessions"][0]["steps"][0]["tools"]
+            .as_array()
+            .map(Vec::len)
+    };
+    assert_eq!(count(0), Some(16), "{results}");
+    assert_eq!(count(1), Some(13), "{results}");
+    for i in [2, 3] {
+        let session = &results["clients"][i]["sessions"][0];
+        assert!(session.get("exception").is_some(), "client {i}: {session}");
+        assert_eq!(
+            session["http_statuses"],
+            json!([401]),
+            "client {i}: {session}"
+        );
+    }
+    let (status, _, stderr) = server.terminate();
+    assert!(status.success(), "{stderr}");
+}
