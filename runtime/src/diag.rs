@@ -129,6 +129,11 @@ impl Ctxt {
         });
     }
 
+    /// How many errors have been recorded.
+    pub fn error_count(&self) -> usize {
+        self.errors.len()
+    }
+
     /// Whether nothing has been recorded.
     pub fn is_empty(&self) -> bool {
         self.errors.is_empty()

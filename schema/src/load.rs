@@ -436,6 +436,7 @@ fn tool_schemas(
     doc: &Map,
     cx: &mut Ctxt,
 ) -> (Option<Schema>, Option<Schema>, bool) {
+    let before = cx.error_count();
     let mut recursive = false;
     let mut one = |key: &str, cx: &mut Ctxt| -> Option<Schema> {
         let v = doc.get(key)?;
@@ -446,6 +447,25 @@ fn tool_schemas(
     };
     let input = one("inputSchema", cx);
     let output = one("outputSchema", cx);
+    // What the run-time validator cannot compile (a pattern the regex crate refuses, ...) is
+    // a located error too; only checked once toolgate's own checks pass.
+    if cx.error_count() == before {
+        for key in ["inputSchema", "outputSchema"] {
+            if let Some(v) = doc.get(key)
+                && let Err(e) = crate::validator::SchemaValidator::new(v, false)
+            {
+                let mut at = Pointer::root().key(key);
+                for seg in e.pointer.split('/').skip(1) {
+                    at = at.key(&seg.replace("~1", "/").replace("~0", "~"));
+                }
+                cx.at(
+                    text,
+                    &at,
+                    format!("the run-time validator refuses this schema: {}", e.message),
+                );
+            }
+        }
+    }
     (input, output, recursive)
 }
 

@@ -43,6 +43,8 @@ pub struct Surface {
     pub tools: Vec<SurfaceTool>,
     /// How much this surface knows.
     pub origin: Origin,
+    /// Whether run-time validation asserts `format` (the catalog's `assert_formats`).
+    pub assert_formats: bool,
 }
 
 /// One tool of a surface.
@@ -136,6 +138,7 @@ impl Surface {
             fail_closed,
             tools,
             origin: Origin::Full,
+            assert_formats: catalog.assert_formats,
         }
     }
 
@@ -1000,6 +1003,7 @@ fn read_toolgate(source: &SourceText, _value: &Value, cx: &mut Ctxt) -> Option<S
         fail_closed: m.fail_closed,
         tools,
         origin: Origin::Full,
+        assert_formats: false,
     })
 }
 
@@ -1074,6 +1078,7 @@ fn read_tatara(source: &SourceText, _value: &Value, cx: &mut Ctxt) -> Option<Sur
         fail_closed: Vec::new(),
         tools,
         origin: Origin::NamesAndEnums,
+        assert_formats: false,
     })
 }
 
