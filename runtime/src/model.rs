@@ -41,6 +41,31 @@ fn raw_schema_admits(schema: &Value, literal: &Value) -> bool {
     }
 }
 
+/// Warns about each name of an object's `required` that `properties` does not declare
+/// (legal JSON Schema, and often a mistake); `false` when there is one, so `required` is
+/// kept raw.
+fn required_all_declared(obj: &Map, at: &Pointer, parser: &mut SchemaParser<'_>) -> bool {
+    let declared = props_of(obj);
+    let has_declaring = DECLARING_KEYS.iter().any(|k| obj.contains_key(k));
+    let mut ok = true;
+    if let Some(Value::Array(req)) = obj.get("required") {
+        for (i, r) in req.iter().enumerate() {
+            if let Some(name) = r.as_str()
+                && !declared.contains(name)
+            {
+                ok = false;
+                if !has_declaring {
+                    parser.warn(
+                        &at.index(i),
+                        format!("required field `{name}` is not declared in `properties`"),
+                    );
+                }
+            }
+        }
+    }
+    ok
+}
+
 /// Whether an `if`/`then` has the one shape the typed model holds:
 /// `"if": {"properties": {F: {"const": V}}, "required": [F]}, "then": {"required": [...]}`,
 /// every field declared, at least one tested and one required.
@@ -563,6 +588,26 @@ impl<'a> SchemaParser<'a> {
 
     /// Parses the whole document as a root schema, which must be `"type": "object"`.
     pub fn parse_root(&mut self) -> Option<Schema> {
+        let at = self.document_at.clone();
+        let schema = self.parse_document(true)?;
+        if !matches!(schema.kind, Kind::Object(_)) {
+            self.err(
+                &at,
+                format!(
+                    "the root of a tool schema must be `\"type\": \"object\"`, found {}",
+                    describe_type(&schema)
+                ),
+            );
+            return None;
+        }
+        Some(schema)
+    }
+
+    /// Parses the whole document as a schema of any type (`$schema` read, `$defs` and
+    /// `definitions` checked): the root of a tool schema without its object requirement,
+    /// for a schema that is not a tool's (the JSON-Schema-Test-Suite's). A boolean document
+    /// is accepted unless `object_only`.
+    pub fn parse_document(&mut self, object_only: bool) -> Option<Schema> {
         let document = self.document;
         let at = self.document_at.clone();
         if let Some(uri) = document.as_object().and_then(|m| m.get("$schema")) {
@@ -594,18 +639,10 @@ impl<'a> SchemaParser<'a> {
                 }
             }
         }
-        let schema = self.parse(document, &at, true)?;
-        if !matches!(schema.kind, Kind::Object(_)) {
-            self.err(
-                &at,
-                format!(
-                    "the root of a tool schema must be `\"type\": \"object\"`, found {}",
-                    describe_type(&schema)
-                ),
-            );
-            return None;
+        if !object_only && let Value::Bool(_) = document {
+            return self.parse(document, &at, false);
         }
-        Some(schema)
+        self.parse(document, &at, true)
     }
 
     pub(crate) fn err(&mut self, at: &Pointer, message: impl Into<String>) {
@@ -682,6 +719,11 @@ impl<'a> SchemaParser<'a> {
                 "$defs" | "definitions" if is_root => {}
                 "$schema" if is_root => annotations.push((key.to_string(), v.clone())),
                 k if typed.contains(&k) => typed_obj.insert(k, v.clone()),
+                "required" if ty == Some("object") && !required_all_declared(obj, &p, self) => {
+                    if let Some(kept) = self.raw_keyword(obj, key, v, at) {
+                        extra.push((key.to_string(), kept));
+                    }
+                }
                 k => {
                     if validation_shape(k, self.dialect).is_some()
                         && let Some(owner) = keyword_owner(k)
@@ -766,7 +808,8 @@ impl<'a> SchemaParser<'a> {
                 let all_declared = req
                     .iter()
                     .all(|r| r.as_str().is_some_and(|n| declared.contains(n)));
-                keep("required", all_declared || !has_declaring, &mut keys);
+                keep("required", all_declared, &mut keys);
+                let _ = has_declaring;
             }
             let fits = match (obj.get("if"), obj.get("then")) {
                 (Some(w), Some(t)) => {
@@ -1341,8 +1384,13 @@ mod tests {
             vec![
                 "t.json:2:37: at /properties/a/$id: keyword `$id`: `$id` (schema identifiers and remote resolution) is outside the accepted subset",
                 "t.json:3:7: at /properties/b/oneOf: `oneOf` must be a non-empty array of schemas",
-                "t.json:4:14: at /required/0: required field `c` is not declared in `properties`",
             ]
+        );
+        // A required field `properties` does not declare is legal JSON Schema: a warning.
+        let (_, _, warnings) = parse_warn(r#"{"type":"object","required":["c"]}"#);
+        assert_eq!(
+            warnings,
+            vec!["t.json:1:30: at /required/0: required field `c` is not declared in `properties`"]
         );
     }
 
