@@ -32,6 +32,30 @@ fn raw_admits(key: &str, v: &Value, literal: &Value) -> bool {
     }
 }
 
+/// The strings raw keyword `key` of value `v` limits a value to, if it does.
+fn raw_strings(key: &str, v: &Value) -> Option<Vec<String>> {
+    match key {
+        "const" => v.as_str().map(|s| vec![s.to_string()]),
+        "enum" => v
+            .as_array()?
+            .iter()
+            .map(|x| x.as_str().map(str::to_string))
+            .collect(),
+        "anyOf" | "oneOf" => {
+            let mut out = Vec::new();
+            for alt in v.as_array()? {
+                let strings = alt
+                    .as_object()?
+                    .iter()
+                    .find_map(|(k, v)| raw_strings(k, v))?;
+                out.extend(strings);
+            }
+            Some(out)
+        }
+        _ => None,
+    }
+}
+
 /// Whether `literal` could match the raw schema `schema` (see [`Schema::admits_literal`]).
 fn raw_schema_admits(schema: &Value, literal: &Value) -> bool {
     match schema {
@@ -323,12 +347,15 @@ impl Schema {
         }
     }
 
-    /// The first keyword the typed model does not hold, here or in a nested schema, with
-    /// its place relative to this schema: what codegen cannot type yet.
-    pub fn untyped_keyword(&self) -> Option<(String, Pointer)> {
-        if let Some((k, _)) = self.extra.first() {
-            return Some((k.clone(), Pointer::root().key(k)));
-        }
+    /// Every keyword the typed model does not hold, here and in nested schemas, each with
+    /// its place relative to this schema (`/properties/q/pattern`): what codegen cannot
+    /// type yet.
+    pub fn untyped_keywords(&self) -> Vec<(String, Pointer)> {
+        let mut out: Vec<(String, Pointer)> = self
+            .extra
+            .iter()
+            .map(|(k, _)| (k.clone(), Pointer::root().key(k)))
+            .collect();
         let nested: Vec<(Pointer, &Schema)> = match &self.kind {
             Kind::Array(a) => a
                 .items
@@ -349,13 +376,23 @@ impl Schema {
             _ => Vec::new(),
         };
         for (at, s) in nested {
-            if let Some((k, inner)) = s.untyped_keyword() {
-                let mut p = at;
+            for (k, inner) in s.untyped_keywords() {
+                let mut p = at.clone();
                 p.0.extend(inner.0);
-                return Some((k, p));
+                out.push((k, p));
             }
         }
-        None
+        out
+    }
+
+    /// The strings this schema is limited to, when it is: a string `enum`, or a `const`,
+    /// an `enum`, or `anyOf`/`oneOf` alternatives of those kept raw (what the lint offers
+    /// as the allowed values of a field).
+    pub fn allowed_strings(&self) -> Option<Vec<String>> {
+        if let Some(values) = self.enum_values() {
+            return Some(values.to_vec());
+        }
+        self.extra.iter().find_map(|(k, v)| raw_strings(k, v))
     }
 
     /// Whether a literal could match this schema, judged only from what a literal can show
@@ -1429,10 +1466,16 @@ mod tests {
         assert_eq!(obj.property("a").unwrap().extra[0].0, "anyOf");
         assert_eq!(obj.property("b").unwrap().extra[0].0, "pattern");
         assert_eq!(schema.extra[0].0, "propertyNames");
+        let untyped: Vec<(String, String)> = schema
+            .untyped_keywords()
+            .into_iter()
+            .map(|(k, p)| (k, p.to_string()))
+            .collect();
         assert_eq!(
-            schema.untyped_keyword().map(|(k, p)| (k, p.to_string())),
-            Some(("propertyNames".to_string(), "/propertyNames".to_string()))
+            untyped[0],
+            ("propertyNames".to_string(), "/propertyNames".to_string())
         );
+        assert!(untyped.contains(&("pattern".to_string(), "/properties/b/pattern".to_string())));
         let d = obj.property("d").unwrap();
         assert!(d.admits_literal(&Value::from(3u64)));
         assert!(!d.admits_literal(&Value::str("3")));
@@ -1453,7 +1496,7 @@ mod tests {
         );
         assert!(errors.is_empty(), "{errors:?}");
         let schema = schema.unwrap();
-        assert!(schema.untyped_keyword().is_some());
+        assert!(!schema.untyped_keywords().is_empty());
         let (_, errors, _) = parse_warn(
             r#"{"type":"object","properties":{"pair":{"type":"array","items":[{"type":"string"}]}}}"#,
         );
