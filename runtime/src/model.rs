@@ -658,6 +658,9 @@ impl<'a> SchemaParser<'a> {
                 ),
             }
         }
+        // Definitions are checked on their own; only a recursion reached from the root
+        // makes the schema recursive.
+        let reached = self.recursive;
         for key in ["$defs", "definitions"] {
             if let Some(defs) = document.as_object().and_then(|m| m.get(key)) {
                 match defs {
@@ -676,6 +679,7 @@ impl<'a> SchemaParser<'a> {
                 }
             }
         }
+        self.recursive = reached;
         if !object_only && let Value::Bool(_) = document {
             return self.parse(document, &at, false);
         }

@@ -221,12 +221,14 @@ impl SchemaParser<'_> {
     fn raw_defs(&mut self, v: &Value, p: &Pointer) {
         match v {
             Value::Object(defs) => {
+                let reached = self.recursive;
                 for (name, def) in defs.iter() {
                     let dp = p.key(name);
                     self.stack.push(dp.clone());
                     self.raw_schema(def, &dp);
                     self.stack.pop();
                 }
+                self.recursive = reached;
             }
             _ => self.err(p, "definitions must be an object of schemas"),
         }

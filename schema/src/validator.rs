@@ -182,3 +182,27 @@ mod tests {
         assert!(SchemaValidator::new(&schema, false).is_err());
     }
 }
+
+#[cfg(test)]
+mod ecma {
+    use super::*;
+
+    /// What docs/catalog-format.md says about patterns, checked.
+    #[test]
+    fn patterns_differ_from_ecma_262_as_documented() {
+        let s = |p: &str| -> Value {
+            serde_json::from_str(&format!(
+                r#"{{"type":"object","properties":{{"s":{{"type":"string","pattern":{}}}}}}}"#,
+                serde_json::to_string(p).unwrap()
+            ))
+            .unwrap()
+        };
+        let digit = SchemaValidator::new(&s(r"^\d$"), false).unwrap();
+        // `\d` is ASCII, as in ECMA-262.
+        assert!(!digit.is_valid(&serde_json::json!({"s": "\u{0663}"})));
+        assert!(digit.is_valid(&serde_json::json!({"s": "7"})));
+        // No look-around, no backreferences: the schema does not compile.
+        assert!(SchemaValidator::new(&s(r"^(?=a)a$"), false).is_err());
+        assert!(SchemaValidator::new(&s(r"^(a)\1$"), false).is_err());
+    }
+}
