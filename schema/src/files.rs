@@ -144,7 +144,9 @@ pub struct ToolFile {
     pub variant: Option<String>,
     /// The group this tool belongs to; grants and added parameters can be given per group.
     pub group: String,
-    /// What the tool does, as served in `tools/list`.
+    /// What the tool does, as served in `tools/list` (MCP makes it optional: a file without
+    /// one is served without one as authored, and with `""` when resolved).
+    #[serde(default)]
     pub description: String,
     /// The tool's arguments: a JSON Schema of the accepted subset, `"type": "object"` at the root.
     #[serde(rename = "inputSchema")]
