@@ -177,3 +177,33 @@ fn check_accepts_the_bundled_catalogs() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no/such/folder: no such catalog folder"));
 }
+
+#[test]
+fn check_prints_warnings_and_still_exits_0() {
+    let dir = scratch("check_warnings").join("warned");
+    std::fs::create_dir_all(dir.join("tools")).unwrap();
+    std::fs::write(
+        dir.join("profiles.json"),
+        r#"{"catalog": "warned", "selector": {"env": "P"}, "profiles": {"all": "All."},
+            "groups": {"g": {}}, "grants": {"g": ["all"]}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("tools/t.json"),
+        r#"{"name": "t", "group": "g", "description": "T.",
+ "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "x-unit": "s", "default": "soon"}}}}"#,
+    )
+    .unwrap();
+    let o = run(&["check", "--catalog", dir.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("at /inputSchema/properties/n/x-unit: `x-unit` is not a JSON Schema keyword"),
+        "{err}"
+    );
+    assert!(
+        err.contains("at /inputSchema/properties/n/default: the default does not match the schema"),
+        "{err}"
+    );
+    assert!(err.trim_end().ends_with("0 always on, 2 warnings"), "{err}");
+}

@@ -207,7 +207,7 @@ pub fn generate(input: &Input<'_>) -> Result<TokenStream, Errors> {
             );
             continue;
         }
-        if !typable(tool, &mut errs) {
+        if !typable(catalog, tool, &mut errs) {
             continue;
         }
         let module: Ident = naming::ident(&text);
@@ -237,8 +237,26 @@ pub fn generate(input: &Input<'_>) -> Result<TokenStream, Errors> {
 /// ...), naming the keyword and its place. Such a catalog still loads and is served with
 /// run-time validation (`toolgate serve --catalog DIR`); typed handlers for these keywords
 /// are the next step.
-fn typable(tool: &toolgate_schema::load::Tool, errs: &mut Errs) -> bool {
+fn typable(catalog: &Catalog, tool: &toolgate_schema::load::Tool, errs: &mut Errs) -> bool {
     let mut ok = true;
+    let params = catalog
+        .group(&tool.group)
+        .map(|g| g.parameters.as_slice())
+        .unwrap_or_default();
+    for (name, schema, _) in params {
+        for (keyword, at) in schema.untyped_keywords() {
+            let mut pointer = Pointer::root().key("parameters").key(name).key("schema");
+            pointer.0.extend(at.0.iter().cloned());
+            errs.at(
+                &Loc::new(toolgate_schema::load::MATRIX_FILE, pointer),
+                format!(
+                    "catalog! cannot type keyword `{keyword}` of parameter `{name}` (added to tool `{}`) yet",
+                    tool.name
+                ),
+            );
+            ok = false;
+        }
+    }
     for variant in &tool.variants {
         for (keyword, at) in variant.input.untyped_keywords() {
             let mut pointer = Pointer::root().key("inputSchema");
