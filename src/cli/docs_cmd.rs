@@ -32,10 +32,7 @@ pub fn run(args: &DocsArgs) -> u8 {
         Ok(c) => c,
         Err(errors) => {
             eprintln!("{errors}");
-            eprintln!(
-                "error: cannot document `{}`: the catalog has errors",
-                args.catalog
-            );
+            eprintln!("error: cannot document `{}`: the catalog has errors", args.catalog);
             return EXIT_ERROR;
         }
     };

@@ -6,12 +6,12 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use toolgate_lint::Linter;
 use toolgate_lint::baseline::{self, Baseline, Record};
 use toolgate_lint::config::Config;
 use toolgate_lint::finding::Finding;
 use toolgate_lint::render::{self, Format, Totals};
 use toolgate_lint::run::{FileReport, FixMode, Plan, Run};
+use toolgate_lint::Linter;
 use toolgate_lint::servers::ServerSpec;
 use toolgate_schema::{Origin, Surface};
 
@@ -248,10 +248,7 @@ fn load_other_servers(
 ) -> Result<Vec<Vec<(ServerSpec, Surface)>>, u8> {
     let mut others = Vec::new();
     for (k, c) in plan.configs.iter().enumerate() {
-        match surfaces[k]
-            .as_ref()
-            .map(|_| c.load_other_servers(&super::source::load_bundled))
-        {
+        match surfaces[k].as_ref().map(|_| c.load_other_servers(&super::source::load_bundled)) {
             Some(Err(e)) => {
                 eprintln!("error: {e}");
                 return Err(EXIT_ERROR);
