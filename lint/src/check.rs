@@ -547,10 +547,10 @@ fn field_schema<'e>(entry: &'e Entry, field: &str) -> Option<&'e Schema> {
 fn enum_union(scope: &[&Entry], field: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for e in scope {
-        if let Some(values) = field_schema(e, field).and_then(Schema::enum_values) {
+        if let Some(values) = field_schema(e, field).and_then(Schema::allowed_strings) {
             for v in values {
-                if !out.contains(v) {
-                    out.push(v.clone());
+                if !out.contains(&v) {
+                    out.push(v);
                 }
             }
         }
@@ -582,6 +582,20 @@ fn verdict(entry: &Entry, field: &str, value: &Value, text: &str) -> Verdict {
         return Verdict::Ok;
     }
     let ok = |b: bool| if b { Verdict::Ok } else { Verdict::WrongType };
+    if !schema.extra.is_empty() {
+        // A keyword the typed model does not hold (`anyOf`, `const`, a type list, a
+        // recursive `$ref`): the schema model judges what a literal can show.
+        return match literal_json(value, text) {
+            Some(lit) if !schema.admits_literal(&lit) => {
+                let listed = schema.allowed_strings().is_some_and(|v| !v.is_empty());
+                match (&value.kind, listed) {
+                    (ValueKind::Str { .. }, true) => Verdict::NotInEnum,
+                    _ => Verdict::WrongType,
+                }
+            }
+            _ => Verdict::Ok,
+        };
+    }
     match (&value.kind, &schema.kind) {
         (_, Kind::Any) => Verdict::Ok,
         (ValueKind::Bare | ValueKind::Expr | ValueKind::Null | ValueKind::Placeholder, _) => {
@@ -610,6 +624,17 @@ fn verdict(entry: &Entry, field: &str, value: &Value, text: &str) -> Verdict {
         ) => Verdict::WrongType,
         (ValueKind::Alternatives(_), _) => Verdict::Ok,
     }
+}
+
+/// A scalar literal as JSON, for [`Schema::admits_literal`]; `None` for what is not one.
+fn literal_json(value: &Value, text: &str) -> Option<toolgate_schema::json::Value> {
+    use toolgate_schema::json::Value as J;
+    Some(match &value.kind {
+        ValueKind::Str { .. } => J::String(value.string(text)?.into_owned()),
+        ValueKind::Number { .. } => serde_json::from_str(value.span.of(text)).ok()?,
+        ValueKind::Bool(b) => J::Bool(*b),
+        _ => return None,
+    })
 }
 
 fn literal_type(kind: &ValueKind) -> &'static str {

@@ -24,6 +24,7 @@ use std::collections::HashMap;
 use toolgate_runtime::model::Schema;
 use toolgate_runtime::{CallError, CatalogProfile, Source, as_typed, check_arguments, echo};
 use toolgate_schema::json::to_pretty;
+use toolgate_schema::validator::SchemaValidator;
 use toolgate_schema::{Session, Surface};
 
 use crate::{Backend, JsonObject, Reply, ServeError, ToolServer};
@@ -64,7 +65,7 @@ impl Backend for EchoBackend {
 /// served, checked at run time.
 #[derive(Debug)]
 pub struct FolderEcho {
-    schemas: HashMap<String, Schema>,
+    schemas: HashMap<String, (Schema, Option<SchemaValidator>)>,
 }
 
 impl FolderEcho {
@@ -74,18 +75,30 @@ impl FolderEcho {
             schemas: surface
                 .served(session)
                 .into_iter()
-                .map(|s| (s.tool.name.clone(), s.entry.input_schema.clone()))
+                .map(|s| {
+                    // Every keyword of the served schema is checked by the jsonschema-backed
+                    // validator; the loader compiled it already, so it compiles here.
+                    let full = s
+                        .entry
+                        .served
+                        .get("inputSchema")
+                        .and_then(|v| SchemaValidator::new(v, surface.assert_formats).ok());
+                    (s.tool.name.clone(), (s.entry.input_schema.clone(), full))
+                })
                 .collect(),
         }
     }
 
     fn call(&self, tool: &str, arguments: &JsonObject) -> Result<Reply, CallError> {
-        let schema = self
+        let (schema, full) = self
             .schemas
             .get(tool)
             .ok_or_else(|| CallError::unknown_tool(tool))?;
         let value = serde_json::Value::Object(arguments.clone());
-        check_arguments(tool, schema, &value)?;
+        match full {
+            Some(full) => full.check(tool, schema, &value)?,
+            None => check_arguments(tool, schema, &value)?,
+        }
         Ok(Reply::Structured(echo(tool, &as_typed(schema, &value))))
     }
 }

@@ -147,6 +147,27 @@ impl fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
+/// Refuses a list holding a tool whose `execution.taskSupport` is `"required"`: tasks are
+/// not implemented (and rmcp's `Tool` carries no `execution`), so no client could call it.
+fn refuse_required_tasks(tools_list_json: &str) -> Result<(), ServeError> {
+    let list: serde_json::Value =
+        serde_json::from_str(tools_list_json).map_err(|e| ServeError::ToolsList(e.to_string()))?;
+    let tools = list.get("tools").and_then(|t| t.as_array());
+    for tool in tools.into_iter().flatten() {
+        if tool
+            .pointer("/execution/taskSupport")
+            .and_then(|v| v.as_str())
+            == Some("required")
+        {
+            let name = tool.get("name").and_then(|n| n.as_str()).unwrap_or("?");
+            return Err(ServeError::ToolsList(format!(
+                "tool `{name}` requires task-augmented execution (`execution.taskSupport: \"required\"`), which toolgate serve does not implement"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// An MCP server (an `rmcp` [`ServerHandler`]) serving one fixed list of tools and answering
 /// their calls through a [`Backend`].
 ///
@@ -184,6 +205,7 @@ impl<B: AsyncBackend> ToolServer<B> {
     // the clients that speak it, and `CallContext::log` is how a handler logs.
     #[allow(deprecated)]
     pub fn new(tools_list_json: &str, backend: B) -> Result<ToolServer<B>, ServeError> {
+        refuse_required_tasks(tools_list_json)?;
         let list: ToolsListText = serde_json::from_str(tools_list_json)
             .map_err(|e| ServeError::ToolsList(e.to_string()))?;
         let names = list.tools.iter().map(|t| t.name.to_string()).collect();
