@@ -452,6 +452,10 @@ impl<'s> Checker<'s> {
                         span: *content,
                         replacement: new.clone(),
                     }),
+                    (Some(new), ValueKind::Plain) => Some(Edit {
+                        span: alt.span,
+                        replacement: new.clone(),
+                    }),
                     _ => None,
                 };
                 out.push(Problem {
@@ -587,7 +591,8 @@ fn verdict(entry: &Entry, field: &str, value: &Value, text: &str) -> Verdict {
         (ValueKind::Bare | ValueKind::Expr | ValueKind::Null | ValueKind::Placeholder, _) => {
             Verdict::Ok
         }
-        (ValueKind::Str { .. }, Kind::String(rules)) => match &rules.enum_values {
+        (ValueKind::Str { .. } | ValueKind::Plain, Kind::String(rules)) => match &rules.enum_values
+        {
             Some(values) => {
                 let s = value.string(text).unwrap_or_default();
                 if values.iter().any(|v| *v == s) {
@@ -598,6 +603,7 @@ fn verdict(entry: &Entry, field: &str, value: &Value, text: &str) -> Verdict {
             }
             None => Verdict::Ok,
         },
+        (ValueKind::Plain, _) => Verdict::Ok,
         (ValueKind::Str { .. }, _) => Verdict::WrongType,
         (ValueKind::Number { integer }, Kind::Integer(_)) => ok(*integer),
         (ValueKind::Number { .. }, Kind::Number(_)) => Verdict::Ok,
@@ -614,7 +620,7 @@ fn verdict(entry: &Entry, field: &str, value: &Value, text: &str) -> Verdict {
 
 fn literal_type(kind: &ValueKind) -> &'static str {
     match kind {
-        ValueKind::Str { .. } => "a string",
+        ValueKind::Str { .. } | ValueKind::Plain => "a string",
         ValueKind::Number { integer: true } => "an integer",
         ValueKind::Number { integer: false } => "a fractional number",
         ValueKind::Bool(_) => "a boolean",
