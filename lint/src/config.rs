@@ -59,6 +59,39 @@ pub const DEFAULT_INCLUDE: &[&str] = &[
     "**/CLAUDE.md",
 ];
 
+/// The default includes as one regular expression in the syntax pre-commit's `files:` uses
+/// (Python's `re`, searched in a path relative to the repository): `.pre-commit-hooks.yaml`
+/// holds exactly this, and a test keeps the two equal. Only the glob forms the defaults use
+/// are translated: a leading `**/`, `/**/`, `*` and literal text.
+pub fn include_pattern(globs: &[&str]) -> String {
+    let alternatives: Vec<String> = globs
+        .iter()
+        .map(|g| {
+            let g = g.strip_prefix("**/").unwrap_or(g);
+            let mut out = String::new();
+            let mut rest = g;
+            while !rest.is_empty() {
+                if let Some(r) = rest.strip_prefix("**/") {
+                    out.push_str("(.+/)?");
+                    rest = r;
+                } else if let Some(r) = rest.strip_prefix('*') {
+                    out.push_str("[^/]*");
+                    rest = r;
+                } else {
+                    let c = rest.chars().next().unwrap_or_default();
+                    if ".+?()[]{}|^$\\".contains(c) {
+                        out.push('\\');
+                    }
+                    out.push(c);
+                    rest = &rest[c.len_utf8()..];
+                }
+            }
+            out
+        })
+        .collect();
+    format!("(^|/)({})$", alternatives.join("|"))
+}
+
 #[derive(Deserialize, Default, Debug)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct File {
@@ -418,6 +451,21 @@ pub fn find(start: &Path) -> Option<PathBuf> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_pre_commit_hook_follows_the_default_includes() {
+        let pattern = include_pattern(DEFAULT_INCLUDE);
+        assert!(pattern.starts_with("(^|/)(SKILL\\.md|skills/(.+/)?[^/]*\\.md|"));
+        let hooks = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.pre-commit-hooks.yaml"),
+        )
+        .unwrap();
+        let line = format!("  files: '{pattern}'");
+        assert!(
+            hooks.lines().any(|l| l == line),
+            ".pre-commit-hooks.yaml should hold\n{line}"
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -199,7 +199,21 @@ fn after_keyword(bytes: &[u8], floor: usize, name_start: usize) -> bool {
     }
     matches!(
         &bytes[j..word_end],
-        b"def" | b"fn" | b"func" | b"function" | b"class" | b"new" | b"struct" | b"sub" | b"macro"
+        b"def"
+            | b"fn"
+            | b"func"
+            | b"function"
+            | b"class"
+            | b"new"
+            | b"struct"
+            | b"sub"
+            | b"macro"
+            | b"impl"
+            | b"trait"
+            | b"enum"
+            | b"interface"
+            | b"mod"
+            | b"namespace"
     )
 }
 

@@ -76,6 +76,15 @@ pub fn collect(paths: &[PathBuf], config: &Config) -> (Vec<PathBuf>, Vec<WalkErr
                         if e.file_type().is_some_and(|t| t.is_file()) {
                             let rel = config.relative(e.path());
                             if config.include.is_match(&rel) && !config.exclude.is_match(&rel) {
+                                // A skill's own files (`references/api.md`) are what an agent
+                                // reads when the skill links them: linted too, unless excluded.
+                                if e.file_name() == "SKILL.md" {
+                                    for l in linked_files(e.path()) {
+                                        if !config.exclude.is_match(config.relative(&l)) {
+                                            push(found, l);
+                                        }
+                                    }
+                                }
                                 push(found, e.into_path());
                             }
                         }
@@ -93,6 +102,95 @@ pub fn collect(paths: &[PathBuf], config: &Config) -> (Vec<PathBuf>, Vec<WalkErr
     errs.sort_by(|a, b| a.path.cmp(&b.path).then(a.message.cmp(&b.message)));
     errs.dedup();
     (files, errs)
+}
+
+/// The Markdown files in the folder of the skill file `skill` (or below it) that it links to
+/// with a relative link: `[the API](references/api.md)`, `[api]: ./references/api.md`. A link
+/// with a scheme, an absolute path, or a path that leaves the skill's folder is not followed.
+pub fn linked_files(skill: &Path) -> Vec<PathBuf> {
+    let Some(dir) = skill.parent() else {
+        return Vec::new();
+    };
+    let Ok(text) = read(skill) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for target in link_targets(&text) {
+        let Some(path) = within(dir, target) else {
+            continue;
+        };
+        let markdown = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"));
+        if markdown && path.is_file() && !out.contains(&path) {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// The targets of a Markdown text's inline links (`](target)`) and link reference
+/// definitions (`[label]: target` at the start of a line), fragments and titles dropped.
+pub fn link_targets(text: &str) -> Vec<&str> {
+    fn clean(raw: &str) -> Option<&str> {
+        let raw = raw.trim();
+        // `<a b.md>` may hold spaces; otherwise a space starts the title.
+        let raw = match raw.strip_prefix('<') {
+            Some(r) => r.split('>').next().unwrap_or(r),
+            None => raw.split([' ', '\t']).next().unwrap_or(raw),
+        };
+        let raw = raw.split(['#', '?']).next().unwrap_or(raw);
+        (!raw.is_empty()).then_some(raw)
+    }
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("](") {
+        let rest = &text[at + 2..];
+        let Some(end) = rest.find([')', '\n']) else {
+            continue;
+        };
+        if let Some(t) = clean(&rest[..end]) {
+            out.push(t);
+        }
+    }
+    for line in text.lines() {
+        let line = line.trim_start();
+        if let Some(rest) = line.strip_prefix('[')
+            && let Some((_, target)) = rest.split_once("]:")
+            && let Some(t) = clean(target)
+        {
+            out.push(t);
+        }
+    }
+    out
+}
+
+/// `dir` joined with the relative link `target`, when it stays inside `dir`.
+fn within(dir: &Path, target: &str) -> Option<PathBuf> {
+    if target.contains("://")
+        || target.starts_with('/')
+        || target.starts_with('\\')
+        || target.contains(':')
+    {
+        return None;
+    }
+    let mut parts: Vec<&std::ffi::OsStr> = Vec::new();
+    for c in Path::new(target).components() {
+        match c {
+            std::path::Component::Normal(p) => parts.push(p),
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                parts.pop()?;
+            }
+            _ => return None,
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let mut path = dir.to_path_buf();
+    path.extend(parts);
+    Some(path)
 }
 
 fn push<T>(m: &Mutex<Vec<T>>, v: T) {
@@ -192,5 +290,36 @@ pub fn read_lossy(path: &Path) -> Result<(String, Option<String>), String> {
             ))
         }
         Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_targets_and_where_they_lead() {
+        let text = "See [the API](references/api.md#calls), [x](<a b.md> \"t\"), [w](https://x.y/z.md).\n[ref]: ./more/notes.md\n";
+        assert_eq!(
+            link_targets(text),
+            [
+                "references/api.md",
+                "a b.md",
+                "https://x.y/z.md",
+                "./more/notes.md"
+            ]
+        );
+        let dir = Path::new("skills/s");
+        assert_eq!(
+            within(dir, "./more/notes.md"),
+            Some(PathBuf::from("skills/s/more/notes.md"))
+        );
+        assert_eq!(within(dir, "../other/SKILL.md"), None);
+        assert_eq!(within(dir, "https://x.y/z.md"), None);
+        assert_eq!(within(dir, "/etc/passwd"), None);
+        assert_eq!(
+            within(dir, "a/../b.md"),
+            Some(PathBuf::from("skills/s/b.md"))
+        );
     }
 }
