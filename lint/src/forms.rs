@@ -155,57 +155,62 @@ pub fn yaml_calls(
     region: Span,
     mut is_tool: impl FnMut(&str) -> bool,
 ) -> Vec<YamlCall> {
-    let lines = lines_of(text, region);
     let bytes = text.as_bytes();
+    let end = region.end.min(bytes.len());
     let mut out = Vec::new();
     let opts = ParseOptions {
         comments: true,
         ..ParseOptions::default()
     };
-    let mut k = 0;
-    while k < lines.len() {
-        let line = lines[k];
-        k += 1;
-        let (ind, mut i) = indent_of(bytes, line);
-        if i < line.end && matches!(bytes[i], b'-' | b'*') && bytes.get(i + 1) == Some(&b' ') {
+    let mut pos = region.start.min(end);
+    while pos < end {
+        let line = line_at(bytes, pos, end);
+        pos = line.next;
+        let (ind, mut i) = indent_of(bytes, line.span);
+        let stop = line.span.end;
+        if i < stop && matches!(bytes[i], b'-' | b'*') && bytes.get(i + 1) == Some(&b' ') {
             i += 2;
-            while i < line.end && bytes[i] == b' ' {
+            while i < stop && bytes[i] == b' ' {
                 i += 1;
             }
         }
-        if i >= line.end || !args::is_name_start(bytes[i]) {
+        if i >= stop || !args::is_name_start(bytes[i]) {
             continue;
         }
         let mut e = i;
-        while e < line.end && is_tool_byte(bytes[e]) {
+        while e < stop && is_tool_byte(bytes[e]) {
             e += 1;
         }
         while e > i && matches!(bytes[e - 1], b'.' | b'/' | b'-') {
             e -= 1;
         }
-        let rest = &text[e..line.end];
-        let same_line = match rest.bytes().next() {
-            None => false,
-            Some(b' ' | b'\t') => !rest.trim().is_empty(),
-            Some(_) => continue,
+        // Cheap tests first: pairs on the line (a `:` after white space), or a more
+        // indented line under it.
+        let same_line = match bytes.get(e) {
+            _ if e == stop => false,
+            Some(b' ' | b'\t') => memchr::memchr(b':', &bytes[e..stop]).is_some(),
+            _ => continue,
         };
+        if !same_line && !more_indented(bytes, pos, end, ind) {
+            continue;
+        }
         let name = Span::new(i, e);
         if !is_tool(name.of(text)) {
             continue;
         }
         let mut spans = Vec::new();
         if same_line {
-            spans.push(Span::new(e, line.end));
+            spans.push(Span::new(e, stop));
         }
-        let mut j = k;
-        while j < lines.len() {
-            let next = lines[j];
-            let (next_ind, next_i) = indent_of(bytes, next);
-            if next_i >= next.end || next_ind <= ind {
+        let mut j = pos;
+        while j < end {
+            let next = line_at(bytes, j, end);
+            let (next_ind, next_i) = indent_of(bytes, next.span);
+            if next_i >= next.span.end || next_ind <= ind {
                 break;
             }
-            spans.push(Span::new(next_i, next.end));
-            j += 1;
+            spans.push(Span::new(next_i, next.span.end));
+            j = next.next;
         }
         let args = args::parse_yaml(text, &spans, opts);
         if args.items.is_empty()
@@ -218,8 +223,8 @@ pub fn yaml_calls(
         }
         // The lines read belong to this call.
         let last = args.close.unwrap_or(e);
-        while k < lines.len() && lines[k].start <= last {
-            k += 1;
+        while pos < end && pos <= last {
+            pos = line_at(bytes, pos, end).next;
         }
         out.push(YamlCall {
             name,
@@ -230,21 +235,33 @@ pub fn yaml_calls(
     out
 }
 
-fn lines_of(text: &str, region: Span) -> Vec<Span> {
-    let bytes = text.as_bytes();
-    let end = region.end.min(bytes.len());
-    let mut out = Vec::new();
-    let mut pos = region.start.min(end);
-    while pos < end {
-        let nl = memchr::memchr(b'\n', &bytes[pos..end]).map_or(end, |i| pos + i);
-        let mut e = nl;
-        if e > pos && bytes[e - 1] == b'\r' {
-            e -= 1;
-        }
-        out.push(Span::new(pos, e));
-        pos = nl + 1;
+/// Whether the line at `pos` is indented deeper than `ind` columns.
+fn more_indented(bytes: &[u8], pos: usize, end: usize, ind: usize) -> bool {
+    if pos >= end {
+        return false;
     }
-    out
+    let next = line_at(bytes, pos, end);
+    let (next_ind, next_i) = indent_of(bytes, next.span);
+    next_i < next.span.end && next_ind > ind
+}
+
+struct LineAt {
+    /// The line, without its line break.
+    span: Span,
+    /// Where the next line starts.
+    next: usize,
+}
+
+fn line_at(bytes: &[u8], pos: usize, end: usize) -> LineAt {
+    let nl = memchr::memchr(b'\n', &bytes[pos..end]).map_or(end, |i| pos + i);
+    let mut e = nl;
+    if e > pos && bytes[e - 1] == b'\r' {
+        e -= 1;
+    }
+    LineAt {
+        span: Span::new(pos, e),
+        next: nl + 1,
+    }
 }
 
 /// (columns, offset of the first other byte) of a line's leading white space.

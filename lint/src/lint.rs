@@ -83,6 +83,9 @@ pub struct Linter<'s> {
     settings: Settings,
     /// Finds every prefix and every unprefixed former or removed name in one pass.
     refs: RefIndex,
+    /// The bytes a prefix (or `mcp_`) may start with: a name starting with another byte is
+    /// unprefixed, without trying every prefix.
+    prefix_starts: [bool; 256],
 }
 
 /// One server: its surface and the prefixes its tools are written under.
@@ -199,6 +202,7 @@ impl<'s> Linter<'s> {
             servers: Vec::new(),
             settings,
             refs: RefIndex::default(),
+            prefix_starts: [false; 256],
         };
         linter.push_server(name, &prefixes, removed, surface);
         linter
@@ -230,6 +234,15 @@ impl<'s> Linter<'s> {
             checker: Checker::new(surface),
         });
         self.refs = self.build_refs();
+        let mut starts = [false; 256];
+        starts[usize::from(b'm')] = true;
+        for p in self.servers.iter().flat_map(|s| s.prefixes.iter()) {
+            match p.head.bytes().next() {
+                Some(b) => starts[usize::from(b)] = true,
+                None => starts = [true; 256],
+            }
+        }
+        self.prefix_starts = starts;
     }
 
     fn build_refs(&self) -> RefIndex {
@@ -270,6 +283,13 @@ impl<'s> Linter<'s> {
 
     /// Which server a name written `full` belongs to.
     fn resolve(&self, full: &str) -> Option<Resolved> {
+        if !full
+            .bytes()
+            .next()
+            .is_some_and(|b| self.prefix_starts[usize::from(b)])
+        {
+            return None;
+        }
         let mut best: Option<Resolved> = None;
         let mut best_len = 0;
         for (si, server) in self.servers.iter().enumerate() {
@@ -364,7 +384,11 @@ impl<'s> Linter<'s> {
             scan::candidates_before(text, body, b'{', |name, _| self.is_object_call_name(name))
         };
         let mut regions: Option<Vec<scan::Region>> = None;
+        // YAML-style calls live in code blocks: a file with no other candidate is structured
+        // only when it has a fence.
         let fenced = !settings_file
+            && cands.is_empty()
+            && object_cands.is_empty()
             && (memchr::memmem::find(text.as_bytes(), b"```").is_some()
                 || memchr::memmem::find(text.as_bytes(), b"~~~").is_some());
         // (server, call, where the name as written starts)
@@ -420,7 +444,7 @@ impl<'s> Linter<'s> {
                 }
             }
         }
-        if !settings_file {
+        if !settings_file && memchr::memmem::find(text.as_bytes(), b"\"arguments\"").is_some() {
             for j in forms::json_calls(text, body) {
                 let Some((si, tool_name, _)) = self.call_target(text, j.name) else {
                     continue;

@@ -25,6 +25,10 @@ pub struct WalkError {
 pub fn collect(paths: &[PathBuf], config: &Config) -> (Vec<PathBuf>, Vec<WalkError>) {
     let found = Mutex::new(Vec::new());
     let errors = Mutex::new(Vec::new());
+    // Skill files, and the folders that hold something else: only a skill whose folder holds
+    // more than its SKILL.md can link a file of its own, so only those are read here.
+    let skills = Mutex::new(Vec::new());
+    let crowded = Mutex::new(Vec::new());
     for root in paths {
         let meta = std::fs::metadata(root);
         match meta {
@@ -70,20 +74,23 @@ pub fn collect(paths: &[PathBuf], config: &Config) -> (Vec<PathBuf>, Vec<WalkErr
         builder.build_parallel().run(|| {
             let found = &found;
             let errors = &errors;
+            let skills = &skills;
+            let crowded = &crowded;
             Box::new(move |entry| {
                 match entry {
                     Ok(e) => {
+                        let skill = e.file_name() == "SKILL.md";
+                        if !skill
+                            && e.depth() > 0
+                            && let Some(parent) = e.path().parent()
+                        {
+                            push(crowded, parent.to_path_buf());
+                        }
                         if e.file_type().is_some_and(|t| t.is_file()) {
                             let rel = config.relative(e.path());
                             if config.include.is_match(&rel) && !config.exclude.is_match(&rel) {
-                                // A skill's own files (`references/api.md`) are what an agent
-                                // reads when the skill links them: linted too, unless excluded.
-                                if e.file_name() == "SKILL.md" {
-                                    for l in linked_files(e.path()) {
-                                        if !config.exclude.is_match(config.relative(&l)) {
-                                            push(found, l);
-                                        }
-                                    }
+                                if skill {
+                                    push(skills, e.path().to_path_buf());
                                 }
                                 push(found, e.into_path());
                             }
@@ -96,6 +103,22 @@ pub fn collect(paths: &[PathBuf], config: &Config) -> (Vec<PathBuf>, Vec<WalkErr
         });
     }
     let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    // A skill's own files (`references/api.md`) are what an agent reads when the skill
+    // links them: they are linted too, unless excluded.
+    let crowded: std::collections::HashSet<PathBuf> = crowded
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .collect();
+    for skill in skills.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        if skill.parent().is_some_and(|d| crowded.contains(d)) {
+            for l in linked_files(&skill) {
+                if !config.exclude.is_match(config.relative(&l)) {
+                    files.push(l);
+                }
+            }
+        }
+    }
     files.sort();
     files.dedup();
     let mut errs = errors.into_inner().unwrap_or_else(|e| e.into_inner());
