@@ -70,25 +70,30 @@ count=$(find "$CORPUS" -name SKILL.md | wc -l)
 bytes=$(find "$CORPUS" -name SKILL.md -printf '%s\n' | awk '{s+=$1} END {print s}')
 echo "corpus: $count SKILL.md files, $bytes bytes, in $CORPUS"
 
+# Other builds on the machine slow every command down: the load average is printed with the
+# numbers, and cpu time (user + system) beside wall time.
+load=$(cut -d' ' -f1-3 /proc/loadavg)
 # Warm the page cache, then time each command RUNS times and keep the median.
 cat $(find "$CORPUS" -name SKILL.md | head -1) >/dev/null
 rg -c "$PATTERN" "$CORPUS" >/dev/null || true
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-time_of() { # prints "seconds peak_kib"
-  /usr/bin/time -f '%e %M' -o /tmp/bench-time.$$ "$@" >/dev/null 2>/dev/null || true
-  tail -1 /tmp/bench-time.$$
+time_of() { # prints "seconds peak_kib cpu_seconds" (cpu: user + system)
+  /usr/bin/time -f '%e %M %U %S' -o /tmp/bench-time.$$ "$@" >/dev/null 2>/dev/null || true
+  tail -1 /tmp/bench-time.$$ | awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }'
 }
-rg_times=(); lint_times=(); lint_mem=()
+rg_times=(); lint_times=(); lint_mem=(); rg_cpu=(); lint_cpu=()
 for _ in $(seq "$RUNS"); do
-  read -r t _m < <(time_of rg -n "$PATTERN" "$CORPUS")
-  rg_times+=("$t")
-  read -r t m < <(time_of "$BIN" lint "$CORPUS" --format concise)
-  lint_times+=("$t"); lint_mem+=("$m")
+  read -r t _m c < <(time_of rg -n "$PATTERN" "$CORPUS")
+  rg_times+=("$t"); rg_cpu+=("$c")
+  read -r t m c < <(time_of "$BIN" lint "$CORPUS" --format concise)
+  lint_times+=("$t"); lint_mem+=("$m"); lint_cpu+=("$c")
 done
 rg_t=$(printf '%s\n' "${rg_times[@]}" | median)
 lint_t=$(printf '%s\n' "${lint_times[@]}" | median)
+rg_c=$(printf '%s\n' "${rg_cpu[@]}" | median)
+lint_c=$(printf '%s\n' "${lint_cpu[@]}" | median)
 mem=$(printf '%s\n' "${lint_mem[@]}" | sort -n | tail -1)
-read -r t _m < <(time_of "$BIN" lint "$CORPUS")
+read -r t _m _c < <(time_of "$BIN" lint "$CORPUS")
 full_t=$t
 summary=$("$BIN" lint "$CORPUS" --format concise 2>/dev/null | tail -1 || true)
 base_t=
@@ -129,14 +134,17 @@ for root, _, files in os.walk(sys.argv[2]):
                         print(f"ERROR: {path}:{n}: {name}.{field}={value}", file=sys.stderr)
 print(errors)
 PY
-  read -r base_t _m < <(time_of python3 "$CORPUS/../bench-baseline.py" "$CORPUS/../bench-manifest.json" "$CORPUS")
+  read -r base_t _m base_c < <(time_of python3 "$CORPUS/../bench-baseline.py" "$CORPUS/../bench-manifest.json" "$CORPUS")
 fi
 echo "lint: $summary"
-echo "rg -n PATTERN:            median ${rg_t}s over $RUNS runs"
-echo "toolgate lint (concise):  median ${lint_t}s over $RUNS runs, peak memory $((mem / 1024)) MiB"
+echo "load average before: $load"
+echo "rg -n PATTERN:            median ${rg_t}s over $RUNS runs (cpu ${rg_c}s)"
+echo "toolgate lint (concise):  median ${lint_t}s over $RUNS runs (cpu ${lint_c}s), peak memory $((mem / 1024)) MiB"
 echo "toolgate lint (full):     ${full_t}s (one run)"
 awk -v l="$lint_t" -v r="$rg_t" 'BEGIN { printf "ratio lint/rg: %.2f (target: at most 2)\n", l / r }'
+awk -v l="$lint_c" -v r="$rg_c" 'BEGIN { printf "ratio lint/rg in cpu time: %.2f\n", l / r }'
 if [ -n "$base_t" ]; then
-  echo "baseline lint (python):   ${base_t}s (one run)"
+  echo "baseline lint (python):   ${base_t}s (one run, cpu ${base_c}s)"
   awk -v l="$lint_t" -v b="$base_t" 'BEGIN { printf "baseline/lint: %.1f (target: at least 10)\n", b / l }'
+  awk -v l="$lint_c" -v b="$base_c" 'BEGIN { printf "baseline/lint in cpu time: %.1f\n", b / l }'
 fi

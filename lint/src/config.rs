@@ -361,12 +361,25 @@ impl Config {
     /// The path of `path` relative to the configuration's folder, with `/` separators, as
     /// globs see it.
     pub fn relative(&self, path: &Path) -> String {
-        let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        let base = std::path::absolute(&self.base).unwrap_or_else(|_| self.base.clone());
-        let rel = abs
-            .strip_prefix(&base)
-            .map(Path::to_path_buf)
-            .unwrap_or(abs);
+        // Both relative (to the current folder) and one inside the other: no need to ask the
+        // system for the current folder, once per walked file.
+        let lexical = (path.is_relative() && self.base.is_relative())
+            .then(|| {
+                let base = self.base.strip_prefix(".").unwrap_or(&self.base);
+                let p = path.strip_prefix(".").unwrap_or(path);
+                p.strip_prefix(base).ok()
+            })
+            .flatten();
+        let rel = match lexical {
+            Some(r) => r.to_path_buf(),
+            None => {
+                let abs = absolute(path);
+                let base = absolute(&self.base);
+                abs.strip_prefix(&base)
+                    .map(Path::to_path_buf)
+                    .unwrap_or(abs)
+            }
+        };
         let s = rel.to_string_lossy().replace('\\', "/");
         s.trim_start_matches("./").to_string()
     }
@@ -429,6 +442,19 @@ fn build_set<'a>(globs: impl Iterator<Item = &'a str>) -> Result<GlobSet, String
         b.add(Glob::new(g).map_err(|e| e.to_string())?);
     }
     b.build().map_err(|e| e.to_string())
+}
+
+/// `path` made absolute like [`std::path::absolute`], with the current folder asked of the
+/// system once per run (it does not change during one), not once per walked file.
+pub fn absolute(path: &Path) -> PathBuf {
+    static CWD: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    if path.is_absolute() {
+        return path.components().collect();
+    }
+    match CWD.get_or_init(|| std::env::current_dir().ok()) {
+        Some(cwd) => cwd.join(path).components().collect(),
+        None => std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+    }
 }
 
 /// Looks for `toolgate.toml` in `start` (a folder, or a file's folder) and its parents.
