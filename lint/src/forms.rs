@@ -202,8 +202,9 @@ pub fn yaml_calls(
         if same_line {
             spans.push(Span::new(e, stop));
         }
+        // At most this many lines of pairs under one name: a call is short, a file may not be.
         let mut j = pos;
-        while j < end {
+        while j < end && spans.len() < 256 {
             let next = line_at(bytes, j, end);
             let (next_ind, next_i) = indent_of(bytes, next.span);
             if next_i >= next.span.end || next_ind <= ind {
