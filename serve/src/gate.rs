@@ -575,12 +575,14 @@ impl GateBackend {
         context: &CallContext,
     ) -> Result<Arc<Connection>, String> {
         let mut slot = state.connection.lock().await;
-        if let Some(c) = slot.as_ref()
-            && !c.service.peer().is_transport_closed()
-        {
-            return Ok(c.clone());
+        if let Some(c) = slot.as_ref() {
+            if !c.service.peer().is_transport_closed() {
+                return Ok(c.clone());
+            }
+            // It ended since the last call: said to this call, started again on the next.
+            *slot = None;
+            return Err("it exited since the last call".into());
         }
-        *slot = None;
         let relay = Relay::new(self.grant.pins.clone(), context.peer().cloned());
         let connection =
             Arc::new(connect(&self.options.upstream, self.options.timeout, relay).await?);
