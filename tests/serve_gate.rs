@@ -60,8 +60,16 @@ fn upstream(python: &Path) -> String {
 
 /// One initialize + tools/list exchange with the real server: its `tools/list` response.
 fn capture(python: &Path) -> Value {
+    capture_of(
+        python,
+        &["-m", "mcp_server_time", "--local-timezone", "UTC"],
+    )
+}
+
+/// One initialize + tools/list exchange with `python ARGS`: its `tools/list` response.
+fn capture_of(python: &Path, args: &[&str]) -> Value {
     let mut child = Command::new(python)
-        .args(["-m", "mcp_server_time", "--local-timezone", "UTC"])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -102,7 +110,7 @@ fn capture(python: &Path) -> Value {
     drop(stdin);
     let _ = child.kill();
     let _ = child.wait();
-    found.expect("the time server answered tools/list")
+    found.expect("the server answered tools/list")
 }
 
 /// The `time` catalog: imported from the captures, then `limited` restricted to UTC.
@@ -461,6 +469,187 @@ fn a_killed_upstream_is_a_tool_error_then_restarted() {
     assert!(status.success(), "{stderr}");
 }
 
+/// The fixture upstream (tests/mcp/gate_upstream.py) and its catalog, imported as one
+/// profile `all`.
+fn fixture(python: &Path, name: &str) -> (String, PathBuf) {
+    let script = common::repo_root().join("tests/mcp/gate_upstream.py");
+    let script = script.to_str().expect("utf-8");
+    let dir = common::scratch(name);
+    std::fs::write(
+        dir.join("all.json"),
+        capture_of(python, &[script]).to_string(),
+    )
+    .expect("write");
+    let out = dir.join("fixture");
+    let o = common::run(&[
+        "import",
+        "--out",
+        out.to_str().expect("utf-8"),
+        "--profile",
+        &format!("all={}", dir.join("all.json").display()),
+    ]);
+    assert!(o.status.success(), "import: {}", common::stderr(&o));
+    let command = format!(
+        "{} {}",
+        shlex::try_quote(&python.to_string_lossy()).expect("quotable"),
+        shlex::try_quote(script).expect("quotable")
+    );
+    (command, out)
+}
+
+#[test]
+fn progress_cancellation_sampling_prompts_and_list_changed_pass_through() {
+    let Some(python) = python() else { return };
+    let (command, catalog) = fixture(&python, "gate-fixture");
+    let log = catalog.with_file_name("fixture.log");
+    let toolgate = PathBuf::from(env!("CARGO_BIN_EXE_toolgate"));
+    let cat = catalog.to_str().expect("utf-8");
+    let wrapped = format!(
+        "env GATE_FIXTURE_LOG={} {command}",
+        shlex::try_quote(log.to_str().expect("utf-8")).expect("quotable")
+    );
+    let mut client = LineClient::start(
+        &toolgate,
+        &[
+            "serve",
+            "--catalog",
+            cat,
+            "--profile",
+            "all",
+            "--upstream",
+            &wrapped,
+        ],
+    );
+
+    // Progress, with the client's own token.
+    let r = client.request(
+        "tools/call",
+        json!({"name": "slow", "arguments": {"n": 3}, "_meta": {"progressToken": "mine-1"}}),
+    );
+    assert_eq!(
+        r["result"]["structuredContent"]["result"], "counted to 3",
+        "{r}"
+    );
+    let progress: Vec<&Value> = client
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "notifications/progress")
+        .collect();
+    assert_eq!(progress.len(), 3, "{:?}", client.notifications);
+    assert!(
+        progress
+            .iter()
+            .all(|n| n["params"]["progressToken"] == "mine-1")
+    );
+    assert_eq!(progress[2]["params"]["progress"], json!(3.0));
+
+    // Sampling: the upstream's request relayed to this client, its answer relayed back.
+    let r = client.request(
+        "tools/call",
+        json!({"name": "ask", "arguments": {"question": "six times seven?"}}),
+    );
+    assert_eq!(
+        r["result"]["structuredContent"]["result"], "the model said: forty-two",
+        "{r}"
+    );
+    assert_eq!(client.sampled.len(), 1);
+    assert_eq!(
+        client.sampled[0]["messages"][0]["content"]["text"],
+        "six times seven?"
+    );
+
+    // Cancellation: the forwarded request is cancelled upstream.
+    let id = client.send_request("tools/call", json!({"name": "slow", "arguments": {"n": 0}}));
+    std::thread::sleep(Duration::from_millis(300));
+    client.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": id, "reason": "enough"}}),
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !std::fs::read_to_string(&log).is_ok_and(|l| l.contains("cancelled")) {
+        assert!(
+            Instant::now() < deadline,
+            "the upstream was not told of the cancellation"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    // Prompts and resources, unchanged.
+    let r = client.request("prompts/list", json!({}));
+    assert_eq!(r["result"]["prompts"][0]["name"], "greet", "{r}");
+    let r = client.request(
+        "prompts/get",
+        json!({"name": "greet", "arguments": {"name": "Ada"}}),
+    );
+    assert_eq!(
+        r["result"]["messages"][0]["content"]["text"], "Hello, Ada!",
+        "{r}"
+    );
+    let r = client.request("resources/read", json!({"uri": "fixture://motd"}));
+    assert_eq!(
+        r["result"]["contents"][0]["text"], "gate fixture motd",
+        "{r}"
+    );
+
+    // tools/list_changed: the drift check again; the changed tool is refused from then on.
+    let r = client.request("tools/call", json!({"name": "mutate", "arguments": {}}));
+    assert_eq!(r["result"]["isError"], json!(false), "{r}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let refused = loop {
+        let r = client.request("tools/call", json!({"name": "mutate", "arguments": {}}));
+        if r["result"]["isError"] == json!(true) {
+            break r;
+        }
+        assert!(Instant::now() < deadline, "mutate is still forwarded: {r}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let message = refused["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        message.contains("drifted from the catalog (description: the catalog has"),
+        "{refused}"
+    );
+    // The other tools still pass.
+    let r = client.request("tools/call", json!({"name": "slow", "arguments": {"n": 1}}));
+    assert_eq!(r["result"]["isError"], json!(false), "{r}");
+}
+
+#[test]
+fn a_hung_upstream_times_out_then_restarts() {
+    let Some(python) = python() else { return };
+    let (command, catalog) = fixture(&python, "gate-hang");
+    let toolgate = PathBuf::from(env!("CARGO_BIN_EXE_toolgate"));
+    let cat = catalog.to_str().expect("utf-8");
+    let mut client = LineClient::start(
+        &toolgate,
+        &[
+            "serve",
+            "--catalog",
+            cat,
+            "--profile",
+            "all",
+            "--upstream",
+            &command,
+            "--upstream-timeout",
+            "3",
+        ],
+    );
+    let started = Instant::now();
+    let r = client.request("tools/call", json!({"name": "slow", "arguments": {"n": 0}}));
+    assert_eq!(r["result"]["isError"], json!(true), "{r}");
+    let text = r["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("did not answer within 3s"), "{r}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let r = client.request("tools/call", json!({"name": "slow", "arguments": {"n": 1}}));
+    assert_eq!(
+        r["result"]["structuredContent"]["result"], "counted to 1",
+        "{r}"
+    );
+}
+
 /// A `toolgate serve --http 127.0.0.1:0` process and the port it bound.
 struct HttpGate {
     child: Child,
@@ -693,4 +882,209 @@ fn the_gate_over_http_with_tokens_in_front_of_a_stdio_upstream() {
     assert_eq!(r["result"]["structuredContent"]["timezone"], "UTC", "{r}");
     // (Had the outer gate passed `tok-outer` through, the front gate would have answered
     // 401 and the call would be a tool error.)
+}
+
+/// A stdio MCP client of any command: newline-delimited JSON-RPC, one request in flight.
+/// It declares the sampling capability and answers `sampling/createMessage` itself
+/// ("forty-two", model `test-model`); the notifications it reads are kept.
+struct LineClient {
+    child: Child,
+    stdin: std::process::ChildStdin,
+    stdout: BufReader<std::process::ChildStdout>,
+    next: u64,
+    notifications: Vec<Value>,
+    sampled: Vec<Value>,
+}
+
+impl LineClient {
+    fn start(program: &Path, args: &[&str]) -> LineClient {
+        let mut child = Command::new(program)
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut c = LineClient {
+            child,
+            stdin,
+            stdout,
+            next: 0,
+            notifications: Vec::new(),
+            sampled: Vec::new(),
+        };
+        let init = c.request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {"sampling": {}},
+                   "clientInfo": {"name": "toolgate-tests", "version": "0"}}),
+        );
+        assert!(init.get("result").is_some(), "{init}");
+        c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        c
+    }
+
+    fn send(&mut self, message: &Value) {
+        writeln!(self.stdin, "{message}").expect("write");
+    }
+
+    /// Sends a request without waiting: its id.
+    fn send_request(&mut self, method: &str, params: Value) -> u64 {
+        self.next += 1;
+        let id = self.next;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    /// Reads until the answer to `id`, answering the server's requests meanwhile.
+    fn answer_of(&mut self, id: u64) -> Value {
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.stdout.read_line(&mut line).expect("read") > 0,
+                "closed"
+            );
+            let v: Value = serde_json::from_str(&line).expect("JSON");
+            if v.get("method").is_some() && v.get("id").is_some() {
+                let result = if v["method"] == "sampling/createMessage" {
+                    self.sampled.push(v["params"].clone());
+                    json!({"role": "assistant", "model": "test-model",
+                           "content": {"type": "text", "text": "forty-two"}})
+                } else {
+                    json!({})
+                };
+                self.send(&json!({"jsonrpc": "2.0", "id": v["id"], "result": result}));
+            } else if v.get("method").is_some() {
+                self.notifications.push(v);
+            } else if v["id"] == json!(id) {
+                return v;
+            }
+        }
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send_request(method, params);
+        self.answer_of(id)
+    }
+}
+
+impl Drop for LineClient {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Per-call latencies of `get_current_time(UTC)`, direct and through the gate, in rounds
+/// that alternate the two so that load from elsewhere falls on both alike.
+fn latencies(direct: &mut LineClient, gated: &mut LineClient, calls: usize) -> [Vec<f64>; 2] {
+    let args = json!({"name": "get_current_time", "arguments": {"timezone": "UTC"}});
+    for c in [&mut *direct, &mut *gated] {
+        for _ in 0..50 {
+            let r = c.request("tools/call", args.clone());
+            assert_eq!(r["result"]["isError"], json!(false), "{r}");
+        }
+    }
+    let mut out = [Vec::new(), Vec::new()];
+    let rounds = 10;
+    for _ in 0..rounds {
+        for (i, c) in [&mut *direct, &mut *gated].into_iter().enumerate() {
+            for _ in 0..calls / rounds {
+                let t = Instant::now();
+                let r = c.request("tools/call", args.clone());
+                out[i].push(t.elapsed().as_secs_f64() * 1e3);
+                assert_eq!(r["result"]["isError"], json!(false), "{r}");
+            }
+        }
+    }
+    out
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn report(name: &str, [mut direct, mut gated]: [Vec<f64>; 2]) {
+    direct.sort_by(f64::total_cmp);
+    gated.sort_by(f64::total_cmp);
+    let row = |label: &str, v: &[f64]| {
+        println!(
+            "{name:<28} {label:<7} calls {:>6}  p50 {:>7.3} ms  p90 {:>7.3} ms  p99 {:>7.3} ms",
+            v.len(),
+            percentile(v, 0.5),
+            percentile(v, 0.9),
+            percentile(v, 0.99)
+        );
+    };
+    row("direct", &direct);
+    row("gated", &gated);
+    println!(
+        "{name:<28} gate adds p50 {:+.3} ms",
+        percentile(&gated, 0.5) - percentile(&direct, 0.5)
+    );
+}
+
+/// The gate's overhead per call (scripts/bench-gate.sh, release build): the same call,
+/// direct to the upstream and through `toolgate serve --upstream`, over stdio. Two
+/// upstreams: `toolgate serve`'s echo of the time catalog (microseconds a call, so the
+/// gate's own cost shows) and the real mcp-server-time.
+#[test]
+#[ignore = "a benchmark: scripts/bench-gate.sh"]
+fn gate_overhead() {
+    let Some(python) = python() else { return };
+    let calls: usize = std::env::var("TOOLGATE_GATE_CALLS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5000);
+    let catalog = time_catalog(&python, "gate-bench");
+    let toolgate = PathBuf::from(env!("CARGO_BIN_EXE_toolgate"));
+    let cat = catalog.to_str().expect("utf-8");
+    // The echo serves the authored definitions to `full` (`limited`'s are restricted).
+    let echo = format!(
+        "{} serve --catalog {cat} --profile full",
+        toolgate.display()
+    );
+    let mut direct =
+        LineClient::start(&toolgate, &["serve", "--catalog", cat, "--profile", "full"]);
+    let mut gated = LineClient::start(
+        &toolgate,
+        &[
+            "serve",
+            "--catalog",
+            cat,
+            "--profile",
+            "limited",
+            "--upstream",
+            &echo,
+        ],
+    );
+    report(
+        "echo upstream (Rust)",
+        latencies(&mut direct, &mut gated, calls),
+    );
+    drop((direct, gated));
+
+    let mut direct = LineClient::start(
+        &python,
+        &["-m", "mcp_server_time", "--local-timezone", "UTC"],
+    );
+    let mut gated = LineClient::start(
+        &toolgate,
+        &[
+            "serve",
+            "--catalog",
+            cat,
+            "--profile",
+            "limited",
+            "--upstream",
+            &upstream(&python),
+        ],
+    );
+    report(
+        "mcp-server-time (Python)",
+        latencies(&mut direct, &mut gated, (calls / 5).max(100)),
+    );
 }
