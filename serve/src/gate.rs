@@ -38,10 +38,10 @@ use std::time::{Duration, Instant, SystemTime};
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
-    ClientCapabilities, ClientConfig, ClientRequest, ContentBlock, CreateMessageRequestParams,
-    CreateMessageResult, ElicitRequestParams, ElicitResult, GetPromptRequest, Implementation,
-    ListRootsResult, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
-    ReadResourceRequest, RequestOptionalParam, ServerCapabilities, ServerResult,
+    ClientConfig, ClientRequest, CreateMessageRequestParams, CreateMessageResult,
+    ElicitRequestParams, ElicitResult, GetPromptRequest, Implementation, ListRootsResult,
+    LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ReadResourceRequest,
+    RequestOptionalParam, ServerCapabilities, ServerResult,
 };
 use rmcp::service::{
     NotificationContext, Peer, PeerRequestOptions, RequestContext, RunningService, ServiceError,
@@ -924,7 +924,7 @@ impl ClientHandler for Relay {
             .as_ref()
             .and_then(|p| p.peer_info())
             .map(|i| i.capabilities.clone())
-            .unwrap_or_else(ClientCapabilities::default);
+            .unwrap_or_default();
         ClientConfig::new(
             capabilities,
             Implementation::new("toolgate-gate", env!("CARGO_PKG_VERSION")),
@@ -1120,20 +1120,6 @@ async fn list_upstream_tools(
     Ok(out)
 }
 
-/// A tool error's text, for tests.
-#[doc(hidden)]
-pub fn text_of(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| match c {
-            ContentBlock::Text(t) => Some(t.text.clone()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1204,6 +1190,48 @@ mod tests {
             found[0]
                 .problem
                 .contains("outputSchema: the upstream has one, the catalog none")
+        );
+    }
+
+    fn catalog(matrix: serde_json::Value) -> (Catalog, Vec<SourceFile>) {
+        let tool = json!({"name": "a", "group": "g", "description": "A.",
+                          "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}});
+        let sources = vec![
+            SourceFile {
+                rel: "profiles.json".into(),
+                bytes: matrix.to_string().into_bytes(),
+            },
+            SourceFile {
+                rel: "tools/a.json".into(),
+                bytes: tool.to_string().into_bytes(),
+            },
+        ];
+        let catalog = toolgate_schema::load_sources(std::path::Path::new("c"), sources.clone())
+            .expect("the catalog loads");
+        (catalog, sources)
+    }
+
+    #[test]
+    fn pins_are_the_authored_fields_and_group_parameters_are_refused() {
+        let matrix = json!({"catalog": "c", "selector": {"env": "C_PROFILE"},
+            "profiles": {"p": "P."}, "groups": {"g": {"description": "G."}},
+            "grants": {"g": ["p"]}});
+        let (c, sources) = catalog(matrix.clone());
+        let gate = GateCatalog::new(&c, &sources).expect("a gate catalog");
+        let pins = gate.pins(&gate.surface().resolve("p"));
+        assert_eq!(pins.len(), 1);
+        assert_eq!(pins[0].1["description"], json!("A."));
+        assert!(pins[0].1.get("name").is_none() && pins[0].1.get("group").is_none());
+
+        let mut with_params = matrix;
+        with_params["parameters"] =
+            json!({"token": {"required": true, "schema": {"type": "string"}}});
+        with_params["groups"]["g"]["add_parameters"] = json!(["token"]);
+        let (c, sources) = catalog(with_params);
+        let e = GateCatalog::new(&c, &sources).expect_err("refused");
+        assert!(
+            e[0].starts_with("group `g` adds parameters (token)"),
+            "{e:?}"
         );
     }
 
