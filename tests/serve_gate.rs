@@ -926,8 +926,11 @@ impl LineClient {
         c
     }
 
+    /// Writes the message and its newline in one write, as a client's transport does.
     fn send(&mut self, message: &Value) {
-        writeln!(self.stdin, "{message}").expect("write");
+        let mut line = message.to_string();
+        line.push('\n');
+        self.stdin.write_all(line.as_bytes()).expect("write");
     }
 
     /// Sends a request without waiting: its id.
