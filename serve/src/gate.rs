@@ -562,7 +562,13 @@ impl GateBackend {
             session: context.session().id(),
             profile: &self.grant.profile,
             tool: tool.to_string(),
-            arguments: arguments.clone(),
+            // Copied only when they are to be written.
+            arguments: self
+                .options
+                .audit
+                .as_ref()
+                .filter(|a| a.arguments)
+                .map(|_| arguments.clone()),
             at: SystemTime::now(),
             started: Instant::now(),
         }
@@ -599,7 +605,7 @@ impl GateBackend {
     async fn forward(
         &self,
         tool: &str,
-        arguments: &JsonObject,
+        arguments: JsonObject,
         context: &CallContext,
     ) -> Result<CallToolResult, Refusal> {
         let Some(state) = context.session().state(SessionUpstream::default) else {
@@ -642,7 +648,7 @@ struct Auditor<'a> {
     session: u64,
     profile: &'a str,
     tool: String,
-    arguments: JsonObject,
+    arguments: Option<JsonObject>,
     at: SystemTime,
     started: Instant,
 }
@@ -659,7 +665,7 @@ impl Auditor<'_> {
                 reason,
                 is_error,
                 duration: self.started.elapsed(),
-                arguments: Some(&self.arguments),
+                arguments: self.arguments.as_ref(),
             });
         }
     }
@@ -694,6 +700,9 @@ impl AsyncBackend for GateBackend {
             );
             return Err(e);
         }
+        let serde_json::Value::Object(arguments) = value else {
+            return Err(CallError::unknown_tool(tool));
+        };
         match self.forward(tool, arguments, context).await {
             Ok(result) => {
                 audit.done("forwarded", None, result.is_error);
@@ -953,12 +962,12 @@ impl Connection {
     async fn call(
         &self,
         tool: &str,
-        arguments: &JsonObject,
+        arguments: JsonObject,
         context: &CallContext,
         timeout: Duration,
     ) -> Result<CallToolResult, CallFailure> {
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(
-            CallToolRequestParams::new(tool.to_string()).with_arguments(arguments.clone()),
+            CallToolRequestParams::new(tool.to_string()).with_arguments(arguments),
         ));
         let gone = |e: ServiceError| CallFailure {
             message: format!(
