@@ -12,6 +12,11 @@
 //! - `a_killed_upstream_is_a_tool_error_then_restarted`
 //! - `the_gate_over_http_with_tokens_in_front_of_a_stdio_upstream` (and a second gate in
 //!   front of it over `--upstream-url`: the client's token is not what reaches the upstream)
+//! - `progress_cancellation_client_requests_prompts_and_list_changed_pass_through` and
+//!   `a_hung_upstream_times_out_then_restarts`: against tests/mcp/gate_upstream.py, a fixture
+//!   on the MCP Python SDK (progress, cancellation, sampling, elicitation, roots, prompts,
+//!   resources, a tool that changes its own description)
+//! - `gate_overhead` (ignored): the benchmark of scripts/bench-gate.sh
 //!
 //! Each skips with a message when the python or the package is missing, unless
 //! `TOOLGATE_REQUIRE_E2E=1`. Every server binds 127.0.0.1; every wait is bounded.
@@ -498,7 +503,7 @@ fn fixture(python: &Path, name: &str) -> (String, PathBuf) {
 }
 
 #[test]
-fn progress_cancellation_sampling_prompts_and_list_changed_pass_through() {
+fn progress_cancellation_client_requests_prompts_and_list_changed_pass_through() {
     let Some(python) = python() else { return };
     let (command, catalog) = fixture(&python, "gate-fixture");
     let log = catalog.with_file_name("fixture.log");
@@ -556,6 +561,19 @@ fn progress_cancellation_sampling_prompts_and_list_changed_pass_through() {
     assert_eq!(
         client.sampled[0]["messages"][0]["content"]["text"],
         "six times seven?"
+    );
+
+    // Elicitation and roots, relayed the same way.
+    let r = client.request("tools/call", json!({"name": "confirm", "arguments": {}}));
+    assert_eq!(
+        r["result"]["structuredContent"]["result"], "the user said ok=True",
+        "{r}"
+    );
+    assert_eq!(client.sampled[1]["message"], "Proceed?");
+    let r = client.request("tools/call", json!({"name": "roots", "arguments": {}}));
+    assert_eq!(
+        r["result"]["structuredContent"]["result"], "file:///work/project",
+        "{r}"
     );
 
     // Cancellation: the forwarded request is cancelled upstream.
@@ -885,8 +903,9 @@ fn the_gate_over_http_with_tokens_in_front_of_a_stdio_upstream() {
 }
 
 /// A stdio MCP client of any command: newline-delimited JSON-RPC, one request in flight.
-/// It declares the sampling capability and answers `sampling/createMessage` itself
-/// ("forty-two", model `test-model`); the notifications it reads are kept.
+/// It declares sampling, elicitation and roots and answers them itself: "forty-two" (model
+/// `test-model`), accept with `{"ok": true}`, one root `file:///work/project`; the
+/// notifications it reads are kept.
 struct LineClient {
     child: Child,
     stdin: std::process::ChildStdin,
@@ -918,7 +937,8 @@ impl LineClient {
         };
         let init = c.request(
             "initialize",
-            json!({"protocolVersion": "2025-11-25", "capabilities": {"sampling": {}},
+            json!({"protocolVersion": "2025-11-25",
+                   "capabilities": {"sampling": {}, "elicitation": {}, "roots": {}},
                    "clientInfo": {"name": "toolgate-tests", "version": "0"}}),
         );
         assert!(init.get("result").is_some(), "{init}");
@@ -955,6 +975,11 @@ impl LineClient {
                     self.sampled.push(v["params"].clone());
                     json!({"role": "assistant", "model": "test-model",
                            "content": {"type": "text", "text": "forty-two"}})
+                } else if v["method"] == "elicitation/create" {
+                    self.sampled.push(v["params"].clone());
+                    json!({"action": "accept", "content": {"ok": true}})
+                } else if v["method"] == "roots/list" {
+                    json!({"roots": [{"uri": "file:///work/project", "name": "project"}]})
                 } else {
                     json!({})
                 };

@@ -7,6 +7,8 @@ Built on the MCP Python SDK's `MCPServer` (pinned in requirements.txt), served o
   when it is cancelled;
 - `ask(question)`: asks the client's model (sampling/createMessage) and answers with what
   it said;
+- `confirm()`: asks the client's user (elicitation/create) for a yes, answers with it;
+- `roots()`: lists the client's roots (roots/list), answers with their URIs;
 - `mutate()`: changes its own description, then sends notifications/tools/list_changed;
 - a prompt `greet` and a resource `fixture://motd`, to pass through.
 """
@@ -16,6 +18,7 @@ import os
 import anyio
 from mcp import types
 from mcp.server.mcpserver import Context, MCPServer
+from pydantic import BaseModel
 
 server = MCPServer("gate-fixture")
 
@@ -49,6 +52,24 @@ async def ask(question: str, ctx: Context) -> str:
         related_request_id=ctx.request_id,
     )
     return f"the model said: {result.content.text}"
+
+
+class Answer(BaseModel):
+    ok: bool
+
+
+@server.tool(name="confirm", description="Asks the client's user to confirm.")
+async def confirm(ctx: Context) -> str:
+    result = await ctx.elicit("Proceed?", Answer)
+    if result.action == "accept":
+        return f"the user said ok={result.data.ok}"
+    return f"the user chose {result.action}"
+
+
+@server.tool(name="roots", description="Lists the client's roots.")
+async def roots(ctx: Context) -> str:
+    result = await ctx.session.list_roots()
+    return " ".join(str(r.uri) for r in result.roots)
 
 
 @server.tool(name="mutate", description="Changes its own description.")
