@@ -37,10 +37,13 @@
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+pub mod checked;
 #[cfg(feature = "client")]
 pub mod client;
 mod context;
 pub mod echo;
+#[cfg(feature = "gate")]
+pub mod gate;
 #[cfg(feature = "http")]
 pub mod http;
 mod log;
@@ -57,13 +60,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
     CustomResult, Implementation, InitializeRequestParams, InitializeResult, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, ServerResult, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use toolgate_schema::runtime::CallError;
 
-pub use context::{AsyncBackend, CallContext};
+pub use context::{AsyncBackend, CallContext, Passthrough, SessionScope};
 pub use log::{LogLevel, set_log_level};
 pub use stdio::{MAX_MESSAGE_BYTES, serve_stdio};
 
@@ -78,6 +81,9 @@ pub enum Reply {
     Structured(serde_json::Value),
     /// The tool ran and failed: a tool result with `isError: true` and this message.
     Failed(String),
+    /// A result to send as it is (content, structured content, `isError`): what a gate
+    /// passes back from the server behind it.
+    Passed(CallToolResult),
 }
 
 impl From<serde_json::Value> for Reply {
@@ -191,6 +197,8 @@ pub struct ToolServer<B> {
     initialized: AtomicBool,
     /// The level this session's client asked for (stdio: the one session).
     client_level: context::ClientLogLevel,
+    /// The stdio session (over HTTP each session has its own).
+    scope: SessionScope,
 }
 
 #[derive(serde::Deserialize)]
@@ -223,7 +231,18 @@ impl<B: AsyncBackend> ToolServer<B> {
             info,
             initialized: AtomicBool::new(false),
             client_level: context::ClientLogLevel::default(),
+            scope: SessionScope::default(),
         })
+    }
+
+    /// Changes the capabilities advertised at initialization (tools and logging are always
+    /// on): a gate adds the prompts and resources of the server it passes them through to.
+    pub fn with_capabilities(
+        mut self,
+        change: impl FnOnce(&mut ServerCapabilities),
+    ) -> ToolServer<B> {
+        change(&mut self.info.capabilities);
+        self
     }
 
     /// Sets the instructions sent to the client at initialization.
@@ -289,6 +308,7 @@ impl<B: AsyncBackend> ToolServer<B> {
         let empty = JsonObject::new();
         let arguments = arguments.unwrap_or(&empty);
         if !self.names.contains(tool) {
+            self.backend.on_unknown_tool(tool, context);
             return Err(unknown_tool(tool));
         }
         answer(
@@ -308,6 +328,7 @@ fn answer(tool: &str, reply: Result<Reply, CallError>) -> Result<CallToolResult,
             Ok(result)
         }
         Ok(Reply::Failed(message)) => Ok(CallToolResult::error(vec![ContentBlock::text(message)])),
+        Ok(Reply::Passed(result)) => Ok(result),
         // The backend does not have a tool the list names: still the one answer a client
         // gets for a tool it may not call.
         Err(CallError::UnknownTool { .. }) => Err(unknown_tool(tool)),
@@ -372,17 +393,118 @@ impl<B: AsyncBackend> ToolServer<B> {
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
         client_level: &context::ClientLogLevel,
+        scope: &SessionScope,
     ) -> Result<CallToolResponse, ErrorData> {
         let _running = shutdown::start_call();
         let started = std::time::Instant::now();
-        let context = CallContext::of(context, client_level);
+        let context = CallContext::of(context, client_level, scope);
         let answer = self
             .call_with(&request.name, request.arguments.as_ref(), &context)
             .await;
         log::call(&request.name, &answer, started.elapsed());
         answer.map(CallToolResponse::from)
     }
+
+    /// A prompts or resources request through the backend's [`AsyncBackend::passthrough`],
+    /// its answer taken by `pick` (a result of another kind is an internal error).
+    pub(crate) async fn passthrough<T>(
+        &self,
+        request: Passthrough,
+        context: &RequestContext<RoleServer>,
+        client_level: &context::ClientLogLevel,
+        scope: &SessionScope,
+        pick: fn(ServerResult) -> Option<T>,
+    ) -> Result<T, ErrorData> {
+        let method = request.method();
+        let context = CallContext::of(context, client_level, scope);
+        let result = self.backend.passthrough(request, &context).await?;
+        pick(result).ok_or_else(|| {
+            ErrorData::internal_error(format!("the answer to {method} is of another kind"), None)
+        })
+    }
 }
+
+/// The five passthrough methods of an rmcp `ServerHandler` whose `$server` expression gives
+/// the [`ToolServer`] of a request context `$cx` (stdio: itself; HTTP: the grant's).
+macro_rules! passthrough_handlers {
+    (|$this:ident, $cx:ident| $server:expr, $level:expr, $scope:expr) => {
+        async fn list_prompts(
+            &self,
+            request: Option<rmcp::model::PaginatedRequestParams>,
+            $cx: rmcp::service::RequestContext<rmcp::RoleServer>,
+        ) -> Result<rmcp::model::ListPromptsResult, rmcp::ErrorData> {
+            let $this = self;
+            let r = $crate::Passthrough::ListPrompts(request);
+            $server
+                .passthrough(r, &$cx, $level, $scope, |r| match r {
+                    rmcp::model::ServerResult::ListPromptsResult(x) => Some(x),
+                    _ => None,
+                })
+                .await
+        }
+
+        async fn get_prompt(
+            &self,
+            request: rmcp::model::GetPromptRequestParams,
+            $cx: rmcp::service::RequestContext<rmcp::RoleServer>,
+        ) -> Result<rmcp::model::GetPromptResponse, rmcp::ErrorData> {
+            let $this = self;
+            let r = $crate::Passthrough::GetPrompt(request);
+            $server
+                .passthrough(r, &$cx, $level, $scope, |r| match r {
+                    rmcp::model::ServerResult::GetPromptResult(x) => Some(x.into()),
+                    _ => None,
+                })
+                .await
+        }
+
+        async fn list_resources(
+            &self,
+            request: Option<rmcp::model::PaginatedRequestParams>,
+            $cx: rmcp::service::RequestContext<rmcp::RoleServer>,
+        ) -> Result<rmcp::model::ListResourcesResult, rmcp::ErrorData> {
+            let $this = self;
+            let r = $crate::Passthrough::ListResources(request);
+            $server
+                .passthrough(r, &$cx, $level, $scope, |r| match r {
+                    rmcp::model::ServerResult::ListResourcesResult(x) => Some(x),
+                    _ => None,
+                })
+                .await
+        }
+
+        async fn list_resource_templates(
+            &self,
+            request: Option<rmcp::model::PaginatedRequestParams>,
+            $cx: rmcp::service::RequestContext<rmcp::RoleServer>,
+        ) -> Result<rmcp::model::ListResourceTemplatesResult, rmcp::ErrorData> {
+            let $this = self;
+            let r = $crate::Passthrough::ListResourceTemplates(request);
+            $server
+                .passthrough(r, &$cx, $level, $scope, |r| match r {
+                    rmcp::model::ServerResult::ListResourceTemplatesResult(x) => Some(x),
+                    _ => None,
+                })
+                .await
+        }
+
+        async fn read_resource(
+            &self,
+            request: rmcp::model::ReadResourceRequestParams,
+            $cx: rmcp::service::RequestContext<rmcp::RoleServer>,
+        ) -> Result<rmcp::model::ReadResourceResponse, rmcp::ErrorData> {
+            let $this = self;
+            let r = $crate::Passthrough::ReadResource(request);
+            $server
+                .passthrough(r, &$cx, $level, $scope, |r| match r {
+                    rmcp::model::ServerResult::ReadResourceResult(x) => Some(x.into()),
+                    _ => None,
+                })
+                .await
+        }
+    };
+}
+pub(crate) use passthrough_handlers;
 
 impl<B: AsyncBackend> ServerHandler for ToolServer<B> {
     fn get_info(&self) -> ServerConfig {
@@ -411,9 +533,11 @@ impl<B: AsyncBackend> ServerHandler for ToolServer<B> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call_logged(&request, &context, &self.client_level)
+        self.call_logged(&request, &context, &self.client_level, &self.scope)
             .await
     }
+
+    passthrough_handlers!(|this, context| this, &this.client_level, &this.scope);
 
     #[allow(deprecated)] // MCP logging: deprecated by SEP-2577, still 2025-11-25's
     async fn set_level(
