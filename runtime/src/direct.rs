@@ -500,6 +500,14 @@ impl<'a> ReadDirect<'a> for serde_json::Map<String, serde_json::Value> {
     }
 }
 
+/// A nullable value (`Option<T>`, `null` is `None`): left to serde.
+impl<'a, T: ReadDirect<'a>> ReadDirect<'a> for Option<T> {
+    #[inline]
+    fn read(_: &mut Reader<'a>) -> Direct<Self> {
+        Err(Fallback)
+    }
+}
+
 impl<'a, T: ReadDirect<'a>> ReadDirect<'a> for Vec<T> {
     #[inline]
     fn read(r: &mut Reader<'a>) -> Direct<Self> {
