@@ -78,6 +78,8 @@ pub(crate) enum Ty {
     Union(String, bool),
     /// A generated `const` unit type or checked `enum` value.
     Literal(String),
+    /// `Box<T>`: a recursive `$ref`'s named type.
+    Boxed(Box<Ty>),
 }
 
 impl Ty {
@@ -107,6 +109,10 @@ impl Ty {
                 let t = t.tokens();
                 quote!(::core::option::Option<#t>)
             }
+            Ty::Boxed(t) => {
+                let t = t.tokens();
+                quote!(::std::boxed::Box<#t>)
+            }
             Ty::Vec(t) => {
                 let t = t.tokens();
                 quote!(::std::vec::Vec<#t>)
@@ -123,7 +129,7 @@ impl Ty {
         match self {
             Ty::Str | Ty::Map(_) => true,
             Ty::Struct(_, b) | Ty::Union(_, b) => *b,
-            Ty::Vec(t) | Ty::Nullable(t, _) => t.borrows(),
+            Ty::Vec(t) | Ty::Nullable(t, _) | Ty::Boxed(t) => t.borrows(),
             _ => false,
         }
     }
@@ -150,6 +156,10 @@ fn owned_expr(ty: &Ty, v: TokenStream) -> TokenStream {
         Ty::Nullable(t, _) if t.borrows() => {
             let e = owned_expr(t, quote!(x));
             quote!(#v.map(|x| #e))
+        }
+        Ty::Boxed(t) if t.borrows() => {
+            let e = owned_expr(t, quote!(x));
+            quote!({ let x = *#v; ::std::boxed::Box::new(#e) })
         }
         Ty::Vec(t) if t.borrows() => {
             let e = owned_expr(t, quote!(x));
@@ -288,6 +298,8 @@ struct Module<'a> {
     /// Named types that are values of a map, which `runtime::de::Borrowing` deserializes:
     /// they get an `impl Borrowing` at the end of the module.
     map_values: Vec<Ty>,
+    /// Recursive `$ref`s and the named type of each definition.
+    refs: Vec<(String, Ty)>,
     variant: usize,
 }
 
@@ -310,6 +322,7 @@ pub(crate) fn tool_module(
         enums: Vec::new(),
         checked: BTreeSet::new(),
         map_values: Vec::new(),
+        refs: Vec::new(),
         variant: 0,
     };
     let group_params: Vec<&str> = catalog
@@ -696,7 +709,7 @@ impl Module<'_> {
             {
                 self.map_values.push(ty.clone());
             }
-            Ty::Vec(t) | Ty::Nullable(t, _) => self.map_value(t),
+            Ty::Vec(t) | Ty::Nullable(t, _) | Ty::Boxed(t) => self.map_value(t),
             _ => {}
         }
     }
@@ -916,6 +929,7 @@ impl Module<'_> {
                     .then(|| quote!(#rt::Check::check(#v)));
             }
             Ty::Literal(_) => return None,
+            Ty::Boxed(_) => return Some(quote!(#rt::Check::check(&**#v))),
             _ => {}
         }
         match (&schema.kind, ty) {

@@ -48,7 +48,7 @@ pub(crate) fn significant(schema: &Schema) -> Vec<(&str, &Value)> {
 
 /// Keywords that [`Module::ty_extra`] types when they stand alone (with their siblings as
 /// said there).
-const TYPED_ALONE: &[&str] = &["anyOf", "oneOf", "const", "enum"];
+const TYPED_ALONE: &[&str] = &["anyOf", "oneOf", "const", "enum", "$ref"];
 
 /// Every keyword of `schema` (and its nested schemas, not inside combinators, which are
 /// checked as they are generated) that generated code cannot type: the root's own extras
@@ -128,7 +128,7 @@ fn typed_alone(schema: &Schema, extra: &[(&str, &Value)]) -> bool {
         [(k, _)] if TYPED_ALONE.contains(k) => {
             // `const` and `enum` of any values imply their type; a combinator needs a bare
             // kind beside it.
-            matches!(*k, "const" | "enum") || bare_kind(schema)
+            matches!(*k, "const" | "enum" | "$ref") || bare_kind(schema)
         }
         _ => false,
     }
@@ -207,10 +207,10 @@ fn discriminator(alts: &[Schema]) -> Option<(String, Vec<String>)> {
             let Some(p) = o.property(prop) else {
                 continue 'props;
             };
-            let Some(v) =
-                p.extra
-                    .iter()
-                    .find_map(|(k, v)| if k == "const" { v.as_str() } else { None })
+            let Some(v) = p
+                .extra
+                .iter()
+                .find_map(|(k, v)| if k == "const" { v.as_str() } else { None })
             else {
                 continue 'props;
             };
@@ -268,6 +268,7 @@ impl Module<'_> {
         match extra.as_slice() {
             [("const", v)] => self.literal(schema, std::slice::from_ref(*v), true, hint, path, loc),
             [("enum", Value::Array(vs))] => self.literal(schema, vs, false, hint, path, loc),
+            [("$ref", Value::String(r))] => self.recursive_ref(r, loc),
             [(k @ ("anyOf" | "oneOf"), Value::Array(alts))] if bare_kind(schema) => {
                 let pick = if *k == "anyOf" {
                     Pick::First
@@ -302,6 +303,64 @@ impl Module<'_> {
                 Ty::Any
             }
         }
+    }
+
+    /// A recursive `$ref` (the model keeps it as a reference): the named type of its
+    /// definition (`#/$defs/Node` is `Node`), generated once per module, boxed.
+    fn recursive_ref(&mut self, r: &str, loc: &Loc) -> Ty {
+        if let Some((_, t)) = self.refs.iter().find(|(x, _)| x == r) {
+            return Ty::Boxed(Box::new(t.clone()));
+        }
+        let key = r
+            .strip_prefix("#/$defs/")
+            .or_else(|| r.strip_prefix("#/definitions/"));
+        let document = self
+            .tool
+            .variants
+            .get(self.variant)
+            .and_then(|v| v.authored.get("inputSchema"));
+        let (Some(key), Some(document)) = (key, document) else {
+            self.errs.at(
+                &loc.key("$ref"),
+                format!("catalog! cannot type the recursive `$ref` {r}: only `#/$defs/NAME` and `#/definitions/NAME` name a type"),
+            );
+            return Ty::Any;
+        };
+        let mut reference = Map::new();
+        reference.insert("$ref", Value::str(r));
+        let reference = Value::Object(reference);
+        let source = SourceText {
+            path: std::path::PathBuf::from("inputSchema"),
+            text: to_compact(document),
+        };
+        let mut cx = Ctxt::new();
+        let def = SchemaParser::new(&source, document, Pointer::root(), &mut cx).parse(
+            &reference,
+            &Pointer::root(),
+            false,
+        );
+        let Some(def) = def.filter(|_| cx.error_count() == 0) else {
+            self.errs.at(
+                &loc.key("$ref"),
+                format!("catalog! cannot read the definition {r}"),
+            );
+            return Ty::Any;
+        };
+        let name = type_name(super::camel(key));
+        let guess = Ty::Struct(name.clone(), mentions_free_string(document, r));
+        self.refs.push((r.to_string(), guess));
+        let at = Loc::new(&loc.file, {
+            let mut p = Pointer::root().key("inputSchema");
+            for seg in r.trim_start_matches("#/").split('/') {
+                p = p.key(seg);
+            }
+            p
+        });
+        let t = self.ty(&def, &name, &format!("#{}", r.trim_start_matches('#')), &at);
+        if let Some(slot) = self.refs.iter_mut().find(|(x, _)| x == r) {
+            slot.1 = t.clone();
+        }
+        Ty::Boxed(Box::new(t))
     }
 
     /// `const` (a unit type, `unit`) or an `enum` of JSON values (a checked value).
@@ -761,6 +820,35 @@ impl Module<'_> {
         });
         Ty::Union(hint.to_string(), borrows)
     }
+}
+
+/// Whether the definition `r` of `document` holds a string without `enum` or `const`
+/// anywhere (so its type borrows): decided before the type is generated, since a recursive
+/// type names itself.
+fn mentions_free_string(document: &Value, r: &str) -> bool {
+    fn walk(v: &Value) -> bool {
+        match v {
+            Value::Object(m) => {
+                let free = m.get("type").is_some_and(|t| match t {
+                    Value::String(s) => s == "string",
+                    Value::Array(items) => items.iter().any(|i| i.as_str() == Some("string")),
+                    _ => false,
+                }) && !m.contains_key("enum")
+                    && !m.contains_key("const");
+                free || m.iter().any(|(k, x)| k != "$ref" && walk(x))
+            }
+            Value::Array(items) => items.iter().any(walk),
+            _ => false,
+        }
+    }
+    let mut cur = document;
+    for seg in r.trim_start_matches("#/").split('/') {
+        match cur.as_object().and_then(|m| m.get(seg)) {
+            Some(next) => cur = next,
+            None => return false,
+        }
+    }
+    walk(cur)
 }
 
 /// Whether an alternative may take `null` (no type, or a type list with it).
