@@ -563,7 +563,8 @@ impl Module<'_> {
             return Ty::Any;
         }
         let inner = match alts.len() {
-            0 => return Ty::Any,
+            // Only `null`: the constant.
+            0 => return self.literal(schema, &[Value::Null], true, hint, path, loc),
             1 => {
                 let (s, at) = &alts[0];
                 let t = self.ty(s, hint, path, at);
