@@ -244,7 +244,7 @@ fn typable(catalog: &Catalog, tool: &toolgate_schema::load::Tool, errs: &mut Err
         .map(|g| g.parameters.as_slice())
         .unwrap_or_default();
     for (name, schema, _) in params {
-        for (keyword, at) in schema.untyped_keywords() {
+        for (keyword, at) in types::untypable(schema, false) {
             let mut pointer = Pointer::root().key("parameters").key(name).key("schema");
             pointer.0.extend(at.0.iter().cloned());
             errs.at(
@@ -258,7 +258,7 @@ fn typable(catalog: &Catalog, tool: &toolgate_schema::load::Tool, errs: &mut Err
         }
     }
     for variant in &tool.variants {
-        for (keyword, at) in variant.input.untyped_keywords() {
+        for (keyword, at) in types::untypable(&variant.input, true) {
             let mut pointer = Pointer::root().key("inputSchema");
             pointer.0.extend(at.0.iter().cloned());
             errs.at(

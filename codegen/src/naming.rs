@@ -108,6 +108,25 @@ fn finish(name: &str, s: String, digit_prefix: &str) -> Result<String, String> {
     Ok(s)
 }
 
+/// An enum value with its signs spelled out, as typify names them: every `+` is the word
+/// `plus`, and a `-` right before a digit at the start or after punctuation is `minus`
+/// (`"+1"` is `Plus1`, `"-1"` is `Minus1`, `"reactions--1"` is `ReactionsMinus1`); any other
+/// `-` stays a word break. A value without such signs is unchanged.
+pub fn spell_signs(value: &str) -> String {
+    let chars: Vec<char> = value.chars().collect();
+    let mut out = String::with_capacity(value.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let before_digit = chars.get(i + 1).is_some_and(char::is_ascii_digit);
+        let after_punct = i == 0 || chars.get(i - 1).is_some_and(|p| !p.is_ascii_alphanumeric());
+        match c {
+            '+' => out.push_str(" plus "),
+            '-' if before_digit && after_punct => out.push_str(" minus "),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// A type name put together from converted parts (`{prefix}{Field}Item`): a `V` in front
 /// when it would start with a digit, a `_` after it when it would be `Self`.
 pub fn type_name(joined: String) -> String {
@@ -191,6 +210,22 @@ mod tests {
         assert!(snake_ident_text("--").is_err());
         assert_eq!(type_name(format!("{}Args", camel("2"))), "V2Args");
         assert_eq!(type_name(camel("self")), "Self_");
+    }
+
+    #[test]
+    fn spells_signs_of_values() {
+        assert_eq!(camel_ident_text(&spell_signs("+1")).unwrap(), "Plus1");
+        assert_eq!(camel_ident_text(&spell_signs("-1")).unwrap(), "Minus1");
+        assert_eq!(
+            camel_ident_text(&spell_signs("reactions--1")).unwrap(),
+            "ReactionsMinus1"
+        );
+        assert_eq!(
+            camel_ident_text(&spell_signs("reactions-+1")).unwrap(),
+            "ReactionsPlus1"
+        );
+        assert_eq!(spell_signs("mr-write"), "mr-write");
+        assert_eq!(spell_signs("v-1"), "v-1");
     }
 
     #[test]

@@ -37,12 +37,18 @@
 //! built from the locals; whatever that pass does not take (see `runtime::direct`) goes to
 //! serde's derived `Deserialize`.
 
+mod combinators;
+
+pub(crate) use combinators::untypable;
+
 use std::collections::BTreeSet;
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::naming::{Scope, camel, camel_ident_text, ident, snake_ident_text, type_name};
+use super::naming::{
+    Scope, camel, camel_ident_text, ident, snake_ident_text, spell_signs, type_name,
+};
 use super::{Errs, Loc, Options};
 use toolgate_schema::json::{Number, Value, to_compact};
 use toolgate_schema::load::{Catalog, Tool};
@@ -65,6 +71,15 @@ pub(crate) enum Ty {
     Vec(Box<Ty>),
     /// `BTreeMap<Cow<'a, str>, T>`.
     Map(Box<Ty>),
+    /// `Option<T>` for a nullable schema (`null` is `None`), with the schema of `T`.
+    Nullable(Box<Ty>, Box<Schema>),
+    /// A generated enum of `anyOf`/`oneOf` alternatives or `type` list members, and
+    /// whether it borrows.
+    Union(String, bool),
+    /// A generated `const` unit type or checked `enum` value.
+    Literal(String),
+    /// `Box<T>`: a recursive `$ref`'s named type.
+    Boxed(Box<Ty>),
 }
 
 impl Ty {
@@ -82,9 +97,21 @@ impl Ty {
                 let i = ident(n);
                 if *borrows { quote!(#i<'a>) } else { quote!(#i) }
             }
-            Ty::Enum(n) => {
+            Ty::Enum(n) | Ty::Literal(n) | Ty::Union(n, false) => {
                 let i = ident(n);
                 quote!(#i)
+            }
+            Ty::Union(n, true) => {
+                let i = ident(n);
+                quote!(#i<'a>)
+            }
+            Ty::Nullable(t, _) => {
+                let t = t.tokens();
+                quote!(::core::option::Option<#t>)
+            }
+            Ty::Boxed(t) => {
+                let t = t.tokens();
+                quote!(::std::boxed::Box<#t>)
             }
             Ty::Vec(t) => {
                 let t = t.tokens();
@@ -101,8 +128,8 @@ impl Ty {
     pub(crate) fn borrows(&self) -> bool {
         match self {
             Ty::Str | Ty::Map(_) => true,
-            Ty::Struct(_, b) => *b,
-            Ty::Vec(t) => t.borrows(),
+            Ty::Struct(_, b) | Ty::Union(_, b) => *b,
+            Ty::Vec(t) | Ty::Nullable(t, _) | Ty::Boxed(t) => t.borrows(),
             _ => false,
         }
     }
@@ -125,7 +152,15 @@ fn owned_expr(ty: &Ty, v: TokenStream) -> TokenStream {
     let cow = quote!(::std::borrow::Cow);
     match ty {
         Ty::Str => quote!(#cow::Owned(#v.into_owned())),
-        Ty::Struct(_, true) => quote!(#v.into_owned()),
+        Ty::Struct(_, true) | Ty::Union(_, true) => quote!(#v.into_owned()),
+        Ty::Nullable(t, _) if t.borrows() => {
+            let e = owned_expr(t, quote!(x));
+            quote!(#v.map(|x| #e))
+        }
+        Ty::Boxed(t) if t.borrows() => {
+            let e = owned_expr(t, quote!(x));
+            quote!({ let x = *#v; ::std::boxed::Box::new(#e) })
+        }
         Ty::Vec(t) if t.borrows() => {
             let e = owned_expr(t, quote!(x));
             quote!(#v.into_iter().map(|x| #e).collect())
@@ -142,8 +177,10 @@ fn owned_expr(ty: &Ty, v: TokenStream) -> TokenStream {
 /// `Deserialize`.
 fn borrowing_impl(rt: &TokenStream, ty: &Ty) -> TokenStream {
     let (name, generics, lt) = match ty {
-        Ty::Struct(n, true) => (n, quote!(<'de: 'a, 'a>), quote!(<'a>)),
-        Ty::Struct(n, false) | Ty::Enum(n) => (n, quote!(<'de>), quote!()),
+        Ty::Struct(n, true) | Ty::Union(n, true) => (n, quote!(<'de: 'a, 'a>), quote!(<'a>)),
+        Ty::Struct(n, false) | Ty::Enum(n) | Ty::Union(n, false) | Ty::Literal(n) => {
+            (n, quote!(<'de>), quote!())
+        }
         _ => return quote!(),
     };
     let t = ident(name);
@@ -261,6 +298,8 @@ struct Module<'a> {
     /// Named types that are values of a map, which `runtime::de::Borrowing` deserializes:
     /// they get an `impl Borrowing` at the end of the module.
     map_values: Vec<Ty>,
+    /// Recursive `$ref`s and the named type of each definition.
+    refs: Vec<(String, Ty)>,
     variant: usize,
 }
 
@@ -283,6 +322,7 @@ pub(crate) fn tool_module(
         enums: Vec::new(),
         checked: BTreeSet::new(),
         map_values: Vec::new(),
+        refs: Vec::new(),
         variant: 0,
     };
     let group_params: Vec<&str> = catalog
@@ -592,6 +632,9 @@ impl Module<'_> {
     /// The type of `schema` found at `path` (in the root) and `loc` (in a file); `hint` is
     /// the name a new named type gets.
     fn ty(&mut self, schema: &Schema, hint: &str, path: &str, loc: &Loc) -> Ty {
+        if !combinators::significant(schema).is_empty() {
+            return self.ty_extra(schema, hint, path, loc);
+        }
         match &schema.kind {
             Kind::Any => Ty::Any,
             Kind::Boolean => Ty::Bool,
@@ -661,10 +704,12 @@ impl Module<'_> {
     /// `impl Borrowing` (once each).
     fn map_value(&mut self, ty: &Ty) {
         match ty {
-            Ty::Struct(..) | Ty::Enum(_) if !self.map_values.contains(ty) => {
+            Ty::Struct(..) | Ty::Enum(_) | Ty::Union(..) | Ty::Literal(_)
+                if !self.map_values.contains(ty) =>
+            {
                 self.map_values.push(ty.clone());
             }
-            Ty::Vec(t) => self.map_value(t),
+            Ty::Vec(t) | Ty::Nullable(t, _) | Ty::Boxed(t) => self.map_value(t),
             _ => {}
         }
     }
@@ -693,7 +738,7 @@ impl Module<'_> {
         let mut variants: Vec<(String, Ident)> = Vec::new();
         for (i, v) in values.iter().enumerate() {
             let at = loc.key("enum").index(i);
-            match camel_ident_text(v) {
+            match camel_ident_text(&spell_signs(v)) {
                 Ok(text) => {
                     if let Err(first) = scope.claim(&text, &format!("\"{v}\"")) {
                         self.errs.at(
@@ -842,6 +887,11 @@ impl Module<'_> {
                 Some(quote!(#i))
             }
             (Ty::Num, Value::Number(n)) => Some(number_lit(*n)),
+            (Ty::Nullable(..), Value::Null) => Some(quote!(::core::option::Option::None)),
+            (Ty::Nullable(inner, _), v) => {
+                let e = self.default_expr(inner, v)?;
+                Some(quote!(::core::option::Option::Some(#e)))
+            }
             (Ty::Any | Ty::FreeObject, _) => {
                 let text = to_compact(value);
                 Some(quote!(::serde_json::from_str(#text).unwrap_or_default()))
@@ -866,6 +916,22 @@ impl Module<'_> {
     fn check_expr(&self, schema: &Schema, ty: &Ty, v: TokenStream) -> Option<TokenStream> {
         let rt = &self.opts.runtime_path();
         let rules = quote!(#rt::rules);
+        match ty {
+            Ty::Nullable(inner, s) => {
+                return self
+                    .check_expr(s, inner, quote!(x))
+                    .map(|c| quote!(#v.as_ref().is_none_or(|x| #c)));
+            }
+            Ty::Union(name, _) => {
+                return self
+                    .checked
+                    .contains(name)
+                    .then(|| quote!(#rt::Check::check(#v)));
+            }
+            Ty::Literal(_) => return None,
+            Ty::Boxed(_) => return Some(quote!(#rt::Check::check(&**#v))),
+            _ => {}
+        }
         match (&schema.kind, ty) {
             (Kind::String(s), Ty::Str | Ty::Enum(_))
                 if s.min_length.is_some() || s.max_length.is_some() =>
@@ -981,6 +1047,15 @@ impl Module<'_> {
             let default = obj
                 .filled_default(prop, pschema)
                 .and_then(|d| self.default_expr(&ty, d));
+            // A nullable field that may be absent: `None` for both, left out when written.
+            let nullable_absent = matches!(ty, Ty::Nullable(..))
+                && !obj.is_required(prop)
+                && pschema.default.as_ref().is_none_or(|d| *d == Value::Null);
+            let default = if nullable_absent {
+                Some(quote!(::core::option::Option::None))
+            } else {
+                default
+            };
             let repr = if obj.is_required(prop) {
                 Repr::Required
             } else if default.is_some() {
@@ -1015,6 +1090,11 @@ impl Module<'_> {
                         });
                         let path = format!("{name}::{fn_ident}");
                         serde_args.push(quote!(default = #path));
+                        if nullable_absent {
+                            serde_args.push(quote!(
+                                skip_serializing_if = "::core::option::Option::is_none"
+                            ));
+                        }
                     }
                     // An integer field takes `3.0` as the validator does (serde's `i64`
                     // would not).

@@ -500,6 +500,22 @@ impl<'a> ReadDirect<'a> for serde_json::Map<String, serde_json::Value> {
     }
 }
 
+/// A boxed value (a recursive type).
+impl<'a, T: ReadDirect<'a>> ReadDirect<'a> for Box<T> {
+    #[inline]
+    fn read(r: &mut Reader<'a>) -> Direct<Self> {
+        T::read(r).map(Box::new)
+    }
+}
+
+/// A nullable value (`Option<T>`, `null` is `None`): left to serde.
+impl<'a, T: ReadDirect<'a>> ReadDirect<'a> for Option<T> {
+    #[inline]
+    fn read(_: &mut Reader<'a>) -> Direct<Self> {
+        Err(Fallback)
+    }
+}
+
 impl<'a, T: ReadDirect<'a>> ReadDirect<'a> for Vec<T> {
     #[inline]
     fn read(r: &mut Reader<'a>) -> Direct<Self> {

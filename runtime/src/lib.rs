@@ -142,6 +142,13 @@ impl<T: Check> Check for Option<T> {
     }
 }
 
+impl<T: Check + ?Sized> Check for Box<T> {
+    #[inline]
+    fn check(&self) -> bool {
+        (**self).check()
+    }
+}
+
 impl<T: Check> Check for Vec<T> {
     #[inline]
     fn check(&self) -> bool {

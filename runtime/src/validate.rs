@@ -99,6 +99,101 @@ fn quoted_list(values: &[String]) -> String {
 }
 
 fn check(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) {
+    check_typed(schema, value, path, root, out);
+    if !schema.extra.is_empty() {
+        check_extra(schema, value, path, root, out);
+    }
+}
+
+/// Whether `value` satisfies the raw subschema `raw` (a keyword's value kept in
+/// [`Schema::extra`]); a subschema the model cannot read counts as satisfied.
+fn satisfies(raw: &Value, value: &Value) -> bool {
+    let source = crate::diag::SourceText {
+        path: std::path::PathBuf::from("subschema"),
+        text: String::new(),
+    };
+    let mut cx = crate::diag::Ctxt::new();
+    let parsed =
+        crate::model::SchemaParser::new(&source, raw, crate::locate::Pointer::root(), &mut cx)
+            .parse(raw, &crate::locate::Pointer::root(), false);
+    match parsed {
+        Some(s) => {
+            let mut inner = Out::default();
+            check(&s, value, "", "", &mut inner);
+            inner.list.is_empty() && inner.more == 0
+        }
+        None => true,
+    }
+}
+
+fn type_matches(name: &str, value: &Value) -> bool {
+    match (name, value) {
+        ("null", Value::Null)
+        | ("boolean", Value::Bool(_))
+        | ("string", Value::String(_))
+        | ("number", Value::Number(_))
+        | ("array", Value::Array(_))
+        | ("object", Value::Object(_)) => true,
+        ("integer", Value::Number(n)) => n.is_integer(),
+        _ => false,
+    }
+}
+
+/// The keywords the typed model does not hold that have a plain reading: `anyOf`, `oneOf`,
+/// `allOf`, `not`, `const`, `enum` of any values, `type` lists (so a refusal by generated
+/// code for them names the field). Others (`pattern`, a recursive `$ref`, ...) are left to
+/// the jsonschema-backed validator of `toolgate-schema`.
+fn check_extra(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) {
+    for (key, raw) in &schema.extra {
+        let message = match (key.as_str(), raw) {
+            ("anyOf", Value::Array(alts)) if !alts.iter().any(|a| satisfies(a, value)) => {
+                Some("matches none of its `anyOf` alternatives".to_string())
+            }
+            ("oneOf", Value::Array(alts)) => {
+                let n = alts.iter().filter(|a| satisfies(a, value)).count();
+                match n {
+                    0 => Some("matches none of its `oneOf` alternatives".to_string()),
+                    1 => None,
+                    _ => Some(format!(
+                        "matches {n} of its `oneOf` alternatives, not exactly one"
+                    )),
+                }
+            }
+            ("allOf", Value::Array(alts)) if !alts.iter().all(|a| satisfies(a, value)) => {
+                Some("does not match every one of its `allOf` schemas".to_string())
+            }
+            ("not", raw) if satisfies(raw, value) => {
+                Some("matches the schema its `not` refuses".to_string())
+            }
+            ("const", c) if c != value => Some(format!("must be {c}")),
+            ("enum", Value::Array(vs)) if !vs.contains(value) => {
+                let listed: Vec<String> = vs.iter().map(ToString::to_string).collect();
+                Some(format!("must be one of {}", listed.join(", ")))
+            }
+            ("type", Value::String(t)) if !type_matches(t, value) => {
+                Some(format!("must be {t}, found {}", value.type_name()))
+            }
+            ("type", Value::Array(ts))
+                if !ts
+                    .iter()
+                    .any(|t| t.as_str().is_some_and(|t| type_matches(t, value))) =>
+            {
+                let listed: Vec<String> = ts.iter().map(ToString::to_string).collect();
+                Some(format!(
+                    "must be one of the types {}, found {}",
+                    listed.join(", "),
+                    value.type_name()
+                ))
+            }
+            _ => None,
+        };
+        if let Some(m) = message {
+            push(out, path, format!("{} {m}", subject(path, root)));
+        }
+    }
+}
+
+fn check_typed(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) {
     let expected = schema.type_name();
     match (&schema.kind, value) {
         (Kind::Any, _) => {}

@@ -1,0 +1,858 @@
+//! The keywords of the subset beyond the typed model that still have a faithful Rust type:
+//! `anyOf`/`oneOf` (a Rust enum, tagged by a `const` discriminator property when every
+//! alternative has one), nullable (`type: [X, "null"]`, `anyOf: [X, {"type": "null"}]`:
+//! `Option<X>`), other `type` lists (an enum per type), `const` (a unit type) and an `enum`
+//! of any JSON values (a checked value). Each such type decodes exactly what its schema
+//! accepts: an alternative is taken only when it decodes and passes its `Check`; a `oneOf`
+//! value that two alternatives take is refused, as the schema refuses it.
+//!
+//! Every other keyword the typed model does not hold (`pattern`, `allOf`, `not`, a
+//! recursive `$ref`, ...) stays a compile error naming it: generated code never accepts
+//! what the schema refuses.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+use super::super::Loc;
+use super::super::naming::{Scope, camel_ident_text, ident, type_name};
+use super::{Module, Ty, lifetime, owned_expr};
+use toolgate_schema::diag::{Ctxt, SourceText};
+use toolgate_schema::json::{Map, Value, to_compact};
+use toolgate_schema::locate::Pointer;
+use toolgate_schema::model::{Kind, Schema, SchemaParser};
+
+/// Keywords of `extra` that need no type or check: `propertyNames` that only says keys
+/// are strings (which JSON object keys always are).
+fn trivial(key: &str, value: &Value) -> bool {
+    if key != "propertyNames" {
+        return false;
+    }
+    match value {
+        Value::Bool(true) => true,
+        Value::Object(m) => m
+            .iter()
+            .all(|(k, v)| k == "type" && v.as_str() == Some("string")),
+        _ => false,
+    }
+}
+
+/// The keywords of `schema.extra` that matter for typing.
+pub(crate) fn significant(schema: &Schema) -> Vec<(&str, &Value)> {
+    schema
+        .extra
+        .iter()
+        .filter(|(k, v)| !trivial(k, v))
+        .map(|(k, v)| (k.as_str(), v))
+        .collect()
+}
+
+/// Keywords that [`Module::ty_extra`] types when they stand alone (with their siblings as
+/// said there).
+const TYPED_ALONE: &[&str] = &["anyOf", "oneOf", "const", "enum", "$ref"];
+
+/// Every keyword of `schema` (and its nested schemas, not inside combinators, which are
+/// checked as they are generated) that generated code cannot type: the root's own extras
+/// (the root is a struct), and elsewhere what [`Module::ty_extra`] does not take.
+pub(crate) fn untypable(schema: &Schema, is_root: bool) -> Vec<(String, Pointer)> {
+    let mut out = Vec::new();
+    let extra = significant(schema);
+    let handled = !is_root && (type_list(schema).is_some() || typed_alone(schema, &extra));
+    if !handled {
+        for (k, _) in &extra {
+            out.push((k.to_string(), Pointer::root().key(k)));
+        }
+    }
+    let nested: Vec<(Pointer, &Schema)> = match &schema.kind {
+        Kind::Array(a) => a
+            .items
+            .iter()
+            .map(|i| (Pointer::root().key("items"), i.as_ref()))
+            .collect(),
+        Kind::Object(o) => {
+            let mut v: Vec<(Pointer, &Schema)> = o
+                .properties
+                .iter()
+                .map(|(n, s)| (Pointer::root().key("properties").key(n), s))
+                .collect();
+            if let toolgate_schema::model::Additional::Schema(s) = &o.additional {
+                v.push((Pointer::root().key("additionalProperties"), s));
+            }
+            v
+        }
+        _ => Vec::new(),
+    };
+    for (at, s) in nested {
+        for (k, inner) in untypable(s, false) {
+            let mut p = at.clone();
+            p.0.extend(inner.0);
+            out.push((k, p));
+        }
+    }
+    out
+}
+
+/// The types of a `type` list, when `schema` has one.
+fn type_list(schema: &Schema) -> Option<Vec<String>> {
+    schema
+        .extra
+        .iter()
+        .find_map(|(k, v)| match (k.as_str(), v) {
+            ("type", Value::Array(items)) => Some(
+                items
+                    .iter()
+                    .filter_map(|t| t.as_str().map(String::from))
+                    .collect(),
+            ),
+            _ => None,
+        })
+}
+
+/// Whether the kind beside a combinator adds nothing of its own (no type, or an object
+/// type with no rules, which every object alternative restates).
+fn bare_kind(schema: &Schema) -> bool {
+    match &schema.kind {
+        Kind::Any => true,
+        Kind::Object(o) => {
+            o.properties.is_empty()
+                && o.required.is_empty()
+                && o.conditional.is_none()
+                && matches!(o.additional, toolgate_schema::model::Additional::Unstated)
+        }
+        _ => false,
+    }
+}
+
+fn typed_alone(schema: &Schema, extra: &[(&str, &Value)]) -> bool {
+    match extra {
+        [] => true,
+        [(k, _)] if TYPED_ALONE.contains(k) => {
+            // `const` and `enum` of any values imply their type; a combinator needs a bare
+            // kind beside it.
+            matches!(*k, "const" | "enum" | "$ref") || bare_kind(schema)
+        }
+        _ => false,
+    }
+}
+
+/// Keywords that apply only to one JSON type (so a `type` list gives each to its type).
+fn owner(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "minLength" | "maxLength" | "pattern" => "string",
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => "number",
+        "items" | "minItems" | "maxItems" | "uniqueItems" | "contains" | "prefixItems"
+        | "minContains" | "maxContains" | "additionalItems" => "array",
+        "properties"
+        | "required"
+        | "additionalProperties"
+        | "patternProperties"
+        | "propertyNames"
+        | "minProperties"
+        | "maxProperties"
+        | "dependentRequired"
+        | "dependentSchemas"
+        | "dependencies" => "object",
+        _ => return None,
+    })
+}
+
+/// Parses a raw subschema (from `extra`, `$ref`s already inlined) into the model.
+fn parse_raw(raw: &Value) -> Option<Schema> {
+    let text = to_compact(raw);
+    let source = SourceText {
+        path: std::path::PathBuf::from("subschema"),
+        text,
+    };
+    let mut cx = Ctxt::new();
+    let schema = SchemaParser::new(&source, raw, Pointer::root(), &mut cx).parse(
+        raw,
+        &Pointer::root(),
+        false,
+    );
+    if cx.error_count() > 0 { None } else { schema }
+}
+
+fn is_null(schema: &Schema) -> bool {
+    matches!(schema.kind, Kind::Any)
+        && schema.extra.len() == 1
+        && schema
+            .extra
+            .first()
+            .is_some_and(|(k, v)| k == "type" && v.as_str() == Some("null"))
+}
+
+/// The JSON type name an alternative is named by when it has no `title`.
+fn kind_word(schema: &Schema) -> &'static str {
+    match &schema.kind {
+        Kind::Any => "Value",
+        Kind::Boolean => "Boolean",
+        Kind::String(_) => "String",
+        Kind::Integer(_) => "Integer",
+        Kind::Number(_) => "Number",
+        Kind::Array(_) => "Array",
+        Kind::Object(_) => "Object",
+    }
+}
+
+/// A `const` string discriminator shared by every alternative: the property, and per
+/// alternative its value.
+fn discriminator(alts: &[Schema]) -> Option<(String, Vec<String>)> {
+    let first = alts.first()?.as_object()?;
+    'props: for (prop, _) in &first.properties {
+        let mut values = Vec::new();
+        for alt in alts {
+            let o = alt.as_object()?;
+            if !o.is_required(prop) {
+                continue 'props;
+            }
+            let Some(p) = o.property(prop) else {
+                continue 'props;
+            };
+            let Some(v) = p
+                .extra
+                .iter()
+                .find_map(|(k, v)| if k == "const" { v.as_str() } else { None })
+            else {
+                continue 'props;
+            };
+            if values.iter().any(|x: &String| x == v) {
+                continue 'props;
+            }
+            values.push(v.to_string());
+        }
+        return Some((prop.clone(), values));
+    }
+    None
+}
+
+/// How a union picks its alternative.
+enum Pick {
+    /// The first that decodes and checks (`anyOf`, a `type` list).
+    First,
+    /// Exactly one must decode and check (`oneOf`).
+    One,
+    /// By the string value of a discriminator property.
+    Tag(String, Vec<String>),
+}
+
+impl Module<'_> {
+    /// The type of a schema with keywords beyond the typed model (`extra`).
+    pub(super) fn ty_extra(&mut self, schema: &Schema, hint: &str, path: &str, loc: &Loc) -> Ty {
+        let extra = significant(schema);
+        if let Some(types) = type_list(schema) {
+            // One alternative per type, each with the keywords that apply to it.
+            let siblings: Vec<(&str, &Value)> = extra
+                .iter()
+                .filter(|(k, _)| *k != "type")
+                .copied()
+                .collect();
+            let alts: Vec<Value> = types
+                .iter()
+                .map(|t| {
+                    let mut m = Map::new();
+                    m.insert("type", Value::str(t.clone()));
+                    for (k, v) in &siblings {
+                        let applies = match owner(k) {
+                            None => true,
+                            Some("number") => t == "number" || t == "integer",
+                            Some(o) => o == t,
+                        };
+                        if applies && t != "null" {
+                            m.insert(*k, (*v).clone());
+                        }
+                    }
+                    Value::Object(m)
+                })
+                .collect();
+            return self.alternatives(schema, &alts, Pick::First, "type", hint, path, loc);
+        }
+        match extra.as_slice() {
+            [("const", v)] => self.literal(schema, std::slice::from_ref(*v), true, hint, path, loc),
+            [("enum", Value::Array(vs))] => self.literal(schema, vs, false, hint, path, loc),
+            [("$ref", Value::String(r))] => self.recursive_ref(r, loc),
+            [(k @ ("anyOf" | "oneOf"), Value::Array(alts))] if bare_kind(schema) => {
+                let pick = if *k == "anyOf" {
+                    Pick::First
+                } else {
+                    Pick::One
+                };
+                let k = k.to_string();
+                // An object kind beside the combinator: every alternative is an object too.
+                let alts: Vec<Value> = alts
+                    .iter()
+                    .map(|a| match (&schema.kind, a) {
+                        (Kind::Object(_), Value::Object(m)) if !m.contains_key("type") => {
+                            let mut m = m.clone();
+                            m.insert("type", Value::str("object"));
+                            Value::Object(m)
+                        }
+                        _ => a.clone(),
+                    })
+                    .collect();
+                self.alternatives(schema, &alts, pick, &k, hint, path, loc)
+            }
+            _ => {
+                for (k, _) in &extra {
+                    self.errs.at(
+                        &loc.key(k),
+                        format!(
+                            "catalog! cannot type keyword `{k}` of tool `{}` here: generated handlers would not check it",
+                            self.tool.name
+                        ),
+                    );
+                }
+                Ty::Any
+            }
+        }
+    }
+
+    /// A recursive `$ref` (the model keeps it as a reference): the named type of its
+    /// definition (`#/$defs/Node` is `Node`), generated once per module, boxed.
+    fn recursive_ref(&mut self, r: &str, loc: &Loc) -> Ty {
+        if let Some((_, t)) = self.refs.iter().find(|(x, _)| x == r) {
+            return Ty::Boxed(Box::new(t.clone()));
+        }
+        let key = r
+            .strip_prefix("#/$defs/")
+            .or_else(|| r.strip_prefix("#/definitions/"));
+        let document = self
+            .tool
+            .variants
+            .get(self.variant)
+            .and_then(|v| v.authored.get("inputSchema"));
+        let (Some(key), Some(document)) = (key, document) else {
+            self.errs.at(
+                &loc.key("$ref"),
+                format!("catalog! cannot type the recursive `$ref` {r}: only `#/$defs/NAME` and `#/definitions/NAME` name a type"),
+            );
+            return Ty::Any;
+        };
+        let mut reference = Map::new();
+        reference.insert("$ref", Value::str(r));
+        let reference = Value::Object(reference);
+        let source = SourceText {
+            path: std::path::PathBuf::from("inputSchema"),
+            text: to_compact(document),
+        };
+        let mut cx = Ctxt::new();
+        let def = SchemaParser::new(&source, document, Pointer::root(), &mut cx).parse(
+            &reference,
+            &Pointer::root(),
+            false,
+        );
+        let Some(def) = def.filter(|_| cx.error_count() == 0) else {
+            self.errs.at(
+                &loc.key("$ref"),
+                format!("catalog! cannot read the definition {r}"),
+            );
+            return Ty::Any;
+        };
+        let name = type_name(super::camel(key));
+        let guess = Ty::Struct(name.clone(), mentions_free_string(document, r));
+        self.refs.push((r.to_string(), guess));
+        let at = Loc::new(&loc.file, {
+            let mut p = Pointer::root().key("inputSchema");
+            for seg in r.trim_start_matches("#/").split('/') {
+                p = p.key(seg);
+            }
+            p
+        });
+        let t = self.ty(&def, &name, &format!("#{}", r.trim_start_matches('#')), &at);
+        if let Some(slot) = self.refs.iter_mut().find(|(x, _)| x == r) {
+            slot.1 = t.clone();
+        }
+        Ty::Boxed(Box::new(t))
+    }
+
+    /// `const` (a unit type, `unit`) or an `enum` of JSON values (a checked value).
+    fn literal(
+        &mut self,
+        schema: &Schema,
+        values: &[Value],
+        unit: bool,
+        hint: &str,
+        path: &str,
+        loc: &Loc,
+    ) -> Ty {
+        if let Some(t) = self.cached(path, schema) {
+            return t;
+        }
+        let what = format!(
+            "the {} `{path}` in {}",
+            if unit { "const" } else { "enum" },
+            loc.file
+        );
+        if !self.claim_type(hint, &what, loc) {
+            return Ty::Any;
+        }
+        let rt = &self.opts.runtime_path();
+        let name = ident(hint);
+        let texts: Vec<String> = values.iter().map(to_compact).collect();
+        let listed = texts.join(", ");
+        let doc = match &schema.description {
+            Some(d) => d.clone(),
+            None if unit => format!("The constant {listed} (`{path}`)."),
+            None => format!("One of {listed} (`{path}`)."),
+        };
+        let refusal = if unit {
+            format!("`{path}` must be {listed}")
+        } else {
+            format!("`{path}` must be one of {listed}")
+        };
+        let tokens = if unit {
+            let text = &texts[0];
+            quote! {
+                #[doc = #doc]
+                #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+                pub struct #name;
+
+                impl #name {
+                    /// The constant, as JSON text.
+                    pub const JSON: &'static str = #text;
+                }
+
+                impl<'de> ::serde::Deserialize<'de> for #name {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(
+                        deserializer: D,
+                    ) -> ::core::result::Result<Self, D::Error> {
+                        let v = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                        if #rt::rules::equals_json(&v, #text) {
+                            ::core::result::Result::Ok(#name)
+                        } else {
+                            ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#refusal))
+                        }
+                    }
+                }
+
+                impl ::serde::Serialize for #name {
+                    fn serialize<S: ::serde::Serializer>(
+                        &self,
+                        serializer: S,
+                    ) -> ::core::result::Result<S::Ok, S::Error> {
+                        let v: ::serde_json::Value = ::serde_json::from_str(#text)
+                            .map_err(<S::Error as ::serde::ser::Error>::custom)?;
+                        ::serde::Serialize::serialize(&v, serializer)
+                    }
+                }
+            }
+        } else {
+            quote! {
+                #[doc = #doc]
+                #[derive(Clone, Debug, PartialEq)]
+                pub struct #name(::serde_json::Value);
+
+                impl #name {
+                    /// The values allowed, as JSON text.
+                    pub const VALUES_JSON: &'static [&'static str] = &[#(#texts),*];
+
+                    /// The value, one of [`Self::VALUES_JSON`].
+                    pub fn value(&self) -> &::serde_json::Value {
+                        &self.0
+                    }
+
+                    /// The value if it is one of [`Self::VALUES_JSON`].
+                    pub fn new(value: ::serde_json::Value) -> ::core::option::Option<Self> {
+                        Self::VALUES_JSON
+                            .iter()
+                            .any(|t| #rt::rules::equals_json(&value, t))
+                            .then_some(#name(value))
+                    }
+                }
+
+                impl<'de> ::serde::Deserialize<'de> for #name {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(
+                        deserializer: D,
+                    ) -> ::core::result::Result<Self, D::Error> {
+                        let v = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                        #name::new(v).ok_or_else(|| <D::Error as ::serde::de::Error>::custom(#refusal))
+                    }
+                }
+
+                impl ::serde::Serialize for #name {
+                    fn serialize<S: ::serde::Serializer>(
+                        &self,
+                        serializer: S,
+                    ) -> ::core::result::Result<S::Ok, S::Error> {
+                        ::serde::Serialize::serialize(&self.0, serializer)
+                    }
+                }
+            }
+        };
+        let direct = quote!(#rt::direct);
+        self.items.push(quote! {
+            #tokens
+
+            impl #rt::Check for #name {
+                #[inline]
+                fn check(&self) -> bool {
+                    true
+                }
+            }
+
+            impl<'a> #direct::ReadDirect<'a> for #name {
+                #[inline]
+                fn read(_: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
+                    ::core::result::Result::Err(#direct::Fallback)
+                }
+            }
+        });
+        let t = Ty::Literal(hint.to_string());
+        self.cache
+            .push((self.variant, path.to_string(), schema.clone(), t.clone()));
+        t
+    }
+
+    /// The type of alternatives (raw subschemas): `Option` for a `null` one, the one left
+    /// itself, or a generated enum.
+    #[allow(clippy::too_many_arguments)]
+    fn alternatives(
+        &mut self,
+        schema: &Schema,
+        raw: &[Value],
+        pick: Pick,
+        keyword: &str,
+        hint: &str,
+        path: &str,
+        loc: &Loc,
+    ) -> Ty {
+        if let Some(t) = self.cached(path, schema) {
+            return t;
+        }
+        let mut nullable = false;
+        let mut alts: Vec<(Schema, Loc)> = Vec::new();
+        for (i, r) in raw.iter().enumerate() {
+            let at = if keyword == "type" {
+                loc.key("type").index(i)
+            } else {
+                loc.key(keyword).index(i)
+            };
+            let Some(mut s) = parse_raw(r) else {
+                self.errs.at(&at, "catalog! cannot read this alternative");
+                return Ty::Any;
+            };
+            if is_null(&s) {
+                nullable = true;
+                continue;
+            }
+            // An alternative's own description names the variant's doc, not the field's.
+            if s.description.is_none() {
+                s.description.clone_from(&schema.description);
+            }
+            let mut bad = false;
+            for (k, p) in untypable(&s, false) {
+                let mut ptr = at.pointer.clone();
+                ptr.0.extend(p.0);
+                self.errs.at(
+                    &Loc::new(&at.file, ptr),
+                    format!(
+                        "catalog! cannot type keyword `{k}` of tool `{}` yet: generated handlers would not check it",
+                        self.tool.name
+                    ),
+                );
+                bad = true;
+            }
+            if bad {
+                return Ty::Any;
+            }
+            alts.push((s, at));
+        }
+        if nullable && matches!(pick, Pick::One) && alts.iter().any(|(s, _)| accepts_null(s)) {
+            self.errs.at(
+                &loc.key(keyword),
+                "catalog! cannot type a `oneOf` whose `null` alternative overlaps another",
+            );
+            return Ty::Any;
+        }
+        let inner = match alts.len() {
+            // Only `null`: the constant.
+            0 => return self.literal(schema, &[Value::Null], true, hint, path, loc),
+            1 => {
+                let (s, at) = &alts[0];
+                let t = self.ty(s, hint, path, at);
+                if !nullable {
+                    return t;
+                }
+                let out = Ty::Nullable(Box::new(t), Box::new(s.clone()));
+                self.cache
+                    .push((self.variant, path.to_string(), schema.clone(), out.clone()));
+                return out;
+            }
+            _ => {
+                let schemas: Vec<Schema> = alts.iter().map(|(s, _)| s.clone()).collect();
+                let pick = match pick {
+                    Pick::One => match discriminator(&schemas) {
+                        Some((p, vs)) => Pick::Tag(p, vs),
+                        None => Pick::One,
+                    },
+                    other => other,
+                };
+                self.union(schema, &alts, pick, hint, path, loc)
+            }
+        };
+        let out = if nullable {
+            Ty::Nullable(Box::new(inner), Box::new(Schema::any()))
+        } else {
+            inner
+        };
+        self.cache
+            .push((self.variant, path.to_string(), schema.clone(), out.clone()));
+        out
+    }
+
+    fn union(
+        &mut self,
+        schema: &Schema,
+        alts: &[(Schema, Loc)],
+        pick: Pick,
+        hint: &str,
+        path: &str,
+        loc: &Loc,
+    ) -> Ty {
+        let what = format!("the alternatives of `{path}` in {}", loc.file);
+        if !self.claim_type(hint, &what, loc) {
+            return Ty::Any;
+        }
+        let rt = &self.opts.runtime_path();
+        // Variant names: a `title`, the discriminator's value, or the JSON type; positional
+        // when those repeat.
+        let words: Vec<String> = alts
+            .iter()
+            .enumerate()
+            .map(|(i, (s, _))| match (&s.title, &pick) {
+                (Some(t), _) => t.clone(),
+                (None, Pick::Tag(_, vs)) => vs.get(i).cloned().unwrap_or_default(),
+                (None, _) => kind_word(s).to_string(),
+            })
+            .collect();
+        let mut texts: Vec<String> = Vec::new();
+        let mut scope = Scope::new();
+        let mut distinct = true;
+        for w in &words {
+            match camel_ident_text(w) {
+                Ok(t) if scope.claim(&t, w).is_ok() => texts.push(t),
+                _ => distinct = false,
+            }
+        }
+        if !distinct {
+            texts = (0..alts.len()).map(|i| format!("Variant{i}")).collect();
+        }
+        let mut variants: Vec<(Ident, Ty, Schema)> = Vec::new();
+        for ((s, at), text) in alts.iter().zip(&texts) {
+            let child = type_name(format!("{hint}{text}"));
+            let t = self.ty(s, &child, &format!("{path}|{text}"), at);
+            variants.push((ident(text), t, s.clone()));
+        }
+        let name = ident(hint);
+        let borrows = variants.iter().any(|(_, t, _)| t.borrows());
+        let lt = lifetime(borrows);
+        let de_generics = if borrows {
+            quote!(<'de: 'a, 'a>)
+        } else {
+            quote!(<'de>)
+        };
+        let doc = match &schema.description {
+            Some(d) => d.clone(),
+            None => format!("The alternatives of `{path}` ({}).", loc.file),
+        };
+        let arms = variants.iter().map(|(v, t, s)| {
+            let tt = t.tokens();
+            let d = match (&s.title, &s.description) {
+                (Some(t), _) => t.clone(),
+                (None, Some(d)) => d.clone(),
+                (None, None) => format!("`{}`", to_compact(&s.to_json())),
+            };
+            quote!(#[doc = #d] #v(#tt))
+        });
+        let ser_arms = variants
+            .iter()
+            .map(|(v, _, _)| quote!(#name::#v(x) => ::serde::Serialize::serialize(x, serializer)));
+        let mut any_check = false;
+        let check_arms: Vec<TokenStream> = variants
+            .iter()
+            .map(|(v, t, s)| match self.check_expr(s, t, quote!(x)) {
+                Some(c) => {
+                    any_check = true;
+                    quote!(#name::#v(x) => #c)
+                }
+                None => quote!(#name::#v(_) => true),
+            })
+            .collect();
+        if any_check {
+            self.checked.insert(hint.to_string());
+        }
+        let owned = if borrows {
+            let arms = variants.iter().map(|(v, t, _)| {
+                let e = owned_expr(t, quote!(x));
+                quote!(#name::#v(x) => #name::#v(#e))
+            });
+            quote! {
+                /// The same value owning its strings.
+                pub fn into_owned(self) -> #name<'static> {
+                    match self {
+                        #(#arms,)*
+                    }
+                }
+            }
+        } else {
+            quote! {
+                /// The same value: this type borrows nothing.
+                pub fn into_owned(self) -> #name {
+                    self
+                }
+            }
+        };
+        // Decoding one alternative from the buffered value: `Some` when it decodes and
+        // passes its check.
+        let decode = |v: &Ident, t: &Ty| -> TokenStream {
+            let tt = t.tokens();
+            let read = if *t == Ty::Int {
+                quote!(#rt::de::integer(__v.clone()))
+            } else {
+                quote!(<#tt as ::serde::Deserialize<'de>>::deserialize(__v.clone()))
+            };
+            quote! {
+                match #read {
+                    ::core::result::Result::Ok(x) => {
+                        let c = #name::#v(x);
+                        if #rt::Check::check(&c) { ::core::option::Option::Some(c) } else { ::core::option::Option::None }
+                    }
+                    ::core::result::Result::Err(_) => ::core::option::Option::None,
+                }
+            }
+        };
+        let names: Vec<String> = variants.iter().map(|(v, _, _)| v.to_string()).collect();
+        let none_msg = format!(
+            "`{path}` matches none of its alternatives ({})",
+            names.join(", ")
+        );
+        let body = match &pick {
+            Pick::First => {
+                let tries = variants.iter().map(|(v, t, _)| {
+                    let d = decode(v, t);
+                    quote!(if let ::core::option::Option::Some(c) = #d { return ::core::result::Result::Ok(c); })
+                });
+                quote! {
+                    #(#tries)*
+                    ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#none_msg))
+                }
+            }
+            Pick::One => {
+                let tries = variants.iter().map(|(v, t, _)| {
+                    let d = decode(v, t);
+                    quote!(if let ::core::option::Option::Some(c) = #d { __n += 1; if __found.is_none() { __found = ::core::option::Option::Some(c); } })
+                });
+                let many = format!("`{path}` matches more than one of its `oneOf` alternatives");
+                quote! {
+                    let mut __found: ::core::option::Option<Self> = ::core::option::Option::None;
+                    let mut __n = 0usize;
+                    #(#tries)*
+                    match __found {
+                        ::core::option::Option::Some(c) if __n == 1 => ::core::result::Result::Ok(c),
+                        ::core::option::Option::Some(_) => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#many)),
+                        ::core::option::Option::None => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#none_msg)),
+                    }
+                }
+            }
+            Pick::Tag(prop, values) => {
+                let arms = variants.iter().zip(values).map(|((v, t, _), value)| {
+                    let d = decode(v, t);
+                    let bad = format!("`{path}` is not a valid `{value}` (tagged by `{prop}`)");
+                    quote!(::core::option::Option::Some(#value) => match #d {
+                        ::core::option::Option::Some(c) => ::core::result::Result::Ok(c),
+                        ::core::option::Option::None => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#bad)),
+                    })
+                });
+                let quoted: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
+                let unknown = format!("`{path}.{prop}` must be one of {}", quoted.join(", "));
+                quote! {
+                    match __v.get(#prop).and_then(::serde_json::Value::as_str) {
+                        #(#arms,)*
+                        _ => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#unknown)),
+                    }
+                }
+            }
+        };
+        let direct = quote!(#rt::direct);
+        self.items.push(quote! {
+            #[doc = #doc]
+            #[derive(Clone, Debug, PartialEq)]
+            pub enum #name #lt {
+                #(#arms,)*
+            }
+
+            impl #lt #name #lt {
+                #owned
+            }
+
+            impl #de_generics ::serde::Deserialize<'de> for #name #lt {
+                fn deserialize<D: ::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    let __v = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                    #body
+                }
+            }
+
+            impl #lt ::serde::Serialize for #name #lt {
+                fn serialize<S: ::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    match self {
+                        #(#ser_arms,)*
+                    }
+                }
+            }
+
+            impl #lt #rt::Check for #name #lt {
+                #[inline]
+                fn check(&self) -> bool {
+                    match self {
+                        #(#check_arms,)*
+                    }
+                }
+            }
+
+            impl<'a> #direct::ReadDirect<'a> for #name #lt {
+                #[inline]
+                fn read(_: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
+                    ::core::result::Result::Err(#direct::Fallback)
+                }
+            }
+        });
+        Ty::Union(hint.to_string(), borrows)
+    }
+}
+
+/// Whether the definition `r` of `document` holds a string without `enum` or `const`
+/// anywhere (so its type borrows): decided before the type is generated, since a recursive
+/// type names itself.
+fn mentions_free_string(document: &Value, r: &str) -> bool {
+    fn walk(v: &Value) -> bool {
+        match v {
+            Value::Object(m) => {
+                let free = m.get("type").is_some_and(|t| match t {
+                    Value::String(s) => s == "string",
+                    Value::Array(items) => items.iter().any(|i| i.as_str() == Some("string")),
+                    _ => false,
+                }) && !m.contains_key("enum")
+                    && !m.contains_key("const");
+                free || m.iter().any(|(k, x)| k != "$ref" && walk(x))
+            }
+            Value::Array(items) => items.iter().any(walk),
+            _ => false,
+        }
+    }
+    let mut cur = document;
+    for seg in r.trim_start_matches("#/").split('/') {
+        match cur.as_object().and_then(|m| m.get(seg)) {
+            Some(next) => cur = next,
+            None => return false,
+        }
+    }
+    walk(cur)
+}
+
+/// Whether an alternative may take `null` (no type, or a type list with it).
+fn accepts_null(s: &Schema) -> bool {
+    matches!(s.kind, Kind::Any) && !is_null(s)
+}
