@@ -197,7 +197,7 @@ fn main() {
     println!("total: {p}/{n}");
 }
 "#;
-    scratch_crate(&dir, &lib, Some(&main.replace("suite::", "suite::")));
+    scratch_crate(&dir, &lib, Some(main));
     // The binary names the lib crate as `suite`.
     let (out, took) = cargo(&dir, &["run", "--quiet"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
