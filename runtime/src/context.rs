@@ -96,7 +96,12 @@ impl CallHooks for NoHooks {
         Box::pin(std::future::ready(()))
     }
 
-    fn log<'a>(&'a self, _: LogLevel, _: Option<&'a str>, _: serde_json::Value) -> BoxFuture<'a, ()> {
+    fn log<'a>(
+        &'a self,
+        _: LogLevel,
+        _: Option<&'a str>,
+        _: serde_json::Value,
+    ) -> BoxFuture<'a, ()> {
         Box::pin(std::future::ready(()))
     }
 

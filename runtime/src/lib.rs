@@ -41,11 +41,11 @@ use std::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
 
+pub use crate::context::{CallHooks, HandlerContext, LogLevel};
 use crate::diag::{Ctxt, SourceText};
 use crate::json::{Map, Value};
 use crate::locate::Pointer;
 use crate::model::{Schema, SchemaParser};
-pub use crate::context::{CallHooks, HandlerContext, LogLevel};
 pub use crate::validate::Violation;
 use crate::validate::validate;
 

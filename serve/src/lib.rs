@@ -78,6 +78,16 @@ pub enum Reply {
     Structured(serde_json::Value),
     /// The tool ran and failed: a tool result with `isError: true` and this message.
     Failed(String),
+    /// Content blocks as MCP spells them (`{"type": "text", "text": ...}`, `image` and
+    /// `audio` with `data` and `mimeType`, `resource` with an embedded resource,
+    /// `resource_link`), with `isError` when `is_error`: for a tool whose answer is not (only)
+    /// a JSON value. A block that is not MCP content makes the reply a tool error saying so.
+    Content {
+        /// The blocks, in order.
+        content: Vec<serde_json::Value>,
+        /// Whether the tool failed.
+        is_error: bool,
+    },
 }
 
 impl From<serde_json::Value> for Reply {
@@ -286,10 +296,30 @@ fn answer(tool: &str, reply: Result<Reply, CallError>) -> Result<CallToolResult,
             Ok(result)
         }
         Ok(Reply::Failed(message)) => Ok(CallToolResult::error(vec![ContentBlock::text(message)])),
+        Ok(Reply::Content { content, is_error }) => Ok(content_result(content, is_error)),
         // The backend does not have a tool the list names: still the one answer a client
         // gets for a tool it may not call.
         Err(CallError::UnknownTool { .. }) => Err(unknown_tool(tool)),
         Err(e @ CallError::InvalidArguments { .. }) => Ok(invalid_arguments(tool, &e)),
+    }
+}
+
+/// The tool result of a [`Reply::Content`]: its blocks read as MCP content.
+fn content_result(content: Vec<serde_json::Value>, is_error: bool) -> CallToolResult {
+    let mut blocks = Vec::with_capacity(content.len());
+    for (i, block) in content.into_iter().enumerate() {
+        match serde_json::from_value::<ContentBlock>(block) {
+            Ok(b) => blocks.push(b),
+            Err(e) => {
+                let why = format!("the tool's content block {i} is not MCP content: {e}");
+                return CallToolResult::error(vec![ContentBlock::text(why)]);
+            }
+        }
+    }
+    if is_error {
+        CallToolResult::error(blocks)
+    } else {
+        CallToolResult::success(blocks)
     }
 }
 
