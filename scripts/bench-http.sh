@@ -17,6 +17,8 @@
 #   BENCH_SECONDS=N     seconds per measurement (default 10)
 #   BENCH_SERVERS="toolgate ts-sdk python-sdk"   which servers (default all three)
 #   BENCH_CONNECTIONS="1 16 64"
+#   BENCH_NICE=-10      run the servers and wrk at this nice value (root only), so that other
+#                       work on a shared machine takes less of their time; the same for all
 #
 # Installs what is absent: wrk (Debian, apt-get), Node.js 22 and the TypeScript SDK (npm,
 # pinned in tests/bench-http/, under target/e2e/bench-http), the Python SDK (PyPI, pinned in
@@ -28,6 +30,10 @@ seconds="${BENCH_SECONDS:-10}"
 servers="${BENCH_SERVERS:-toolgate ts-sdk python-sdk}"
 connections="${BENCH_CONNECTIONS:-1 16 64}"
 target="${CARGO_TARGET_DIR:-target}"
+nice=()
+if [ -n "${BENCH_NICE:-}" ]; then
+    nice=(nice -n "$BENCH_NICE")
+fi
 
 if [ -n "${1:-}" ]; then
     bin="$1"
@@ -78,14 +84,14 @@ start() {
     port="$(free_port)"
     case "$1" in
         toolgate)
-            "$bin" serve --catalog tatara --profile implement --stateless \
+            "${nice[@]}" "$bin" serve --catalog tatara --profile implement --stateless \
                 --http "127.0.0.1:$port" 2>"$work/server.log" &
             ;;
         ts-sdk)
-            "$node" "$node_dir/ts_server.mjs" "$work/tools.json" "$port" 2>"$work/server.log" &
+            "${nice[@]}" "$node" "$node_dir/ts_server.mjs" "$work/tools.json" "$port" 2>"$work/server.log" &
             ;;
         python-sdk)
-            "$python" tests/bench-http/py_server.py "$work/tools.json" "$port" 2>"$work/server.log" &
+            "${nice[@]}" "$python" tests/bench-http/py_server.py "$work/tools.json" "$port" 2>"$work/server.log" &
             ;;
     esac
     server=$!
@@ -115,7 +121,7 @@ stop() {
     server=""
 }
 
-echo "bench-http: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${seconds}s per run, wrk $(wrk -v 2>&1 | head -1 | cut -d' ' -f2)"
+echo "bench-http: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), ${seconds}s per run, nice ${BENCH_NICE:-0}, wrk $(wrk -v 2>&1 | head -1 | cut -d' ' -f2)"
 results="$work/results"
 : >"$results"
 for name in $servers; do
@@ -125,7 +131,7 @@ for name in $servers; do
     timeout 60 wrk -t2 -c16 -d2s -s tests/bench-http/tools_call.lua "$url" >/dev/null
     for c in $connections; do
         t=$((c < 2 ? 1 : 2))
-        out="$(timeout $((seconds + 60)) wrk -t"$t" -c"$c" -d"${seconds}s" --timeout 10s \
+        out="$(timeout $((seconds + 60)) "${nice[@]}" wrk -t"$t" -c"$c" -d"${seconds}s" --timeout 10s \
             -s tests/bench-http/tools_call.lua "$url")"
         line="$(printf '%s\n' "$out" | grep '^BENCH requests=' || true)"
         printf '%s\n' "$out" | grep '^BENCH first bad' || true

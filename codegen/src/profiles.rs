@@ -358,7 +358,9 @@ pub(crate) fn generate(
                 #(#readies)*
             }
         });
-        let async_arms = methods.iter().map(|m| async_arm_tokens(&async_trait_ident, m));
+        let async_arms = methods
+            .iter()
+            .map(|m| async_arm_tokens(&async_trait_ident, m));
         let async_fn_ident = format_ident!("dispatch_{}_async", p.snake);
         let async_fn_doc = format!(
             "[`dispatch_{}`] for an asynchronous handler: the arguments checked and typed as there, then the handler's future awaited with the call's `context`.",

@@ -30,7 +30,10 @@ fn a_sync_handler_answers_the_async_dispatch_as_the_sync_one() {
     let session = tatara::Session::of(&[tatara::Profile::Implement]);
     let context = HandlerContext::detached(&session);
     let calls = [
-        ("mr_write", json!({"action": "open", "repo": "api", "title": "Fix"})),
+        (
+            "mr_write",
+            json!({"action": "open", "repo": "api", "title": "Fix"}),
+        ),
         ("task_note", json!({"kind": "note", "body": "hi"})),
         ("task_note", json!({"kind": "memo", "body": "hi"})),
         ("issue_write", json!({})),
@@ -132,7 +135,11 @@ impl tatara::AlwaysOnAsyncHandler for Notes {
         json!({"profile": profile, "kind": arguments.kind.as_str(), "body": arguments.body})
     }
 
-    async fn task_get(&self, _: HandlerContext<'_, tatara::Profile>, _: task_get::Args<'_>) -> Value {
+    async fn task_get(
+        &self,
+        _: HandlerContext<'_, tatara::Profile>,
+        _: task_get::Args<'_>,
+    ) -> Value {
         json!("task")
     }
 
@@ -152,7 +159,11 @@ impl tatara::AlwaysOnAsyncHandler for Notes {
         json!("project")
     }
 
-    async fn repo_list(&self, _: HandlerContext<'_, tatara::Profile>, _: repo_list::Args<'_>) -> Value {
+    async fn repo_list(
+        &self,
+        _: HandlerContext<'_, tatara::Profile>,
+        _: repo_list::Args<'_>,
+    ) -> Value {
         json!("repos")
     }
 
@@ -186,7 +197,11 @@ fn an_async_handler_gets_the_context_and_typed_arguments() {
         out,
         Ok(json!({"profile": "review", "kind": "handoff", "body": "over to you"}))
     );
-    let events = recorder.events.lock().map(|e| e.clone()).unwrap_or_default();
+    let events = recorder
+        .events
+        .lock()
+        .map(|e| e.clone())
+        .unwrap_or_default();
     assert_eq!(events, ["progress 1/Some(2.0)", "log Info \"noted\""]);
     // Refusals come before the handler: bad arguments name the field, an ungranted tool is
     // unknown.
@@ -196,7 +211,10 @@ fn an_async_handler_gets_the_context_and_typed_arguments() {
         "task_note",
         &json!({"kind": "memo", "body": "x"}),
     ));
-    assert!(matches!(bad, Err(CallError::InvalidArguments { .. })), "{bad:?}");
+    assert!(
+        matches!(bad, Err(CallError::InvalidArguments { .. })),
+        "{bad:?}"
+    );
     let ungranted = block_on(tatara::dispatch_always_on_async(
         &Notes,
         context,

@@ -11,9 +11,10 @@
 //!    default leaves Origin unchecked when no origin is configured);
 //! 3. with tokens, `Authorization: Bearer` must name a token of the table (401 with
 //!    `WWW-Authenticate`); a session is pinned to the token that opened it (403 for another);
-//! 4. a POST body is bounded ([`crate::MAX_MESSAGE_BYTES`], 413) and classified as on stdio:
-//!    -32700 for what is not JSON or not UTF-8, -32600 for what is not a message (a batch
-//!    among them), with HTTP 400 (rmcp would answer a plain-text 415).
+//! 4. a POST body is bounded ([`crate::MAX_MESSAGE_BYTES`], 413); one that rmcp cannot read
+//!    (it would answer a plain-text 415) is classified as on stdio: -32700 for what is not
+//!    JSON or not UTF-8, -32600 for what is not a message (a batch among them), with HTTP
+//!    400. A body that reads is parsed once, by rmcp.
 //!
 //! Everything else, the sessions and streams included, is rmcp's.
 
@@ -364,16 +365,31 @@ impl<B: AsyncBackend> Door<B> {
                 );
             }
         };
-        if parts.method == Method::POST {
+        let post = parts.method == Method::POST;
+        if post && bytes.iter().all(u8::is_ascii_whitespace) {
+            return json_rpc_refusal(protocol::Refusal {
+                error: ErrorData::parse_error("Parse error: an empty body", None),
+                id: None,
+            });
+        }
+        let method = parts.method.clone();
+        // rmcp reads the body first: a body it cannot read is answered 415 (or 406, when the
+        // Accept header is checked before it), and only then classified, so a well-formed
+        // call is parsed once, not twice.
+        let response = self
+            .mcp
+            .handle(Request::from_parts(parts, Full::new(bytes.clone())))
+            .await;
+        if post
+            && matches!(
+                response.status(),
+                StatusCode::UNSUPPORTED_MEDIA_TYPE | StatusCode::NOT_ACCEPTABLE
+            )
+        {
             match protocol::classify(&bytes) {
+                // A message rmcp refused for its headers: its answer stands.
                 Classified::Message(_) => {}
                 Classified::Refuse(r) => return json_rpc_refusal(r),
-                Classified::Ignore if bytes.iter().all(u8::is_ascii_whitespace) => {
-                    return json_rpc_refusal(protocol::Refusal {
-                        error: ErrorData::parse_error("Parse error: an empty body", None),
-                        id: None,
-                    });
-                }
                 // A notification that does not read: accepted, never answered.
                 Classified::Ignore => {
                     let mut r = Response::new(Full::new(Bytes::new()).boxed());
@@ -382,11 +398,6 @@ impl<B: AsyncBackend> Door<B> {
                 }
             }
         }
-        let method = parts.method.clone();
-        let response = self
-            .mcp
-            .handle(Request::from_parts(parts, Full::new(bytes)))
-            .await;
         if let Some(digest) = token_digest {
             self.pin(session, method, &response, digest).await;
         }
