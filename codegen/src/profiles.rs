@@ -5,6 +5,11 @@
 //! that leaves a tool out does not compile, and the argument type of each method is the one
 //! the profile is served, so refine's `mr_write` takes the narrower restricted type.
 //!
+//! Each trait has an asynchronous twin (`AlwaysOnAsyncHandler`, `RefineAsyncHandler`, ...):
+//! the same methods, each given the call's `HandlerContext` and returning `impl Future +
+//! Send`, with a blanket implementation for every synchronous handler (its answer ready at
+//! once) and `dispatch_*_async` functions that parse exactly as the synchronous ones.
+//!
 //! Dispatch matches the tool name against the profile's tools only: a tool that exists but
 //! is not granted falls through to the same `CallError::UnknownTool` as a name that exists
 //! nowhere. The constants are written by the same functions as the run-time path

@@ -35,6 +35,43 @@
 //! run_stdio(server).expect("the session ends cleanly");
 //! ```
 
+//!
+//! A handler that waits (a database, an API, the client) implements the generated
+//! asynchronous traits (`tatara::AlwaysOnAsyncHandler`, `tatara::RefineAsyncHandler`, ...,
+//! or `AsyncHandler` for all of them); an [`AsyncBackend`] hands each call's [`CallContext`]
+//! to the generated asynchronous dispatch as the handler's context
+//! ([`CallContext::handler_context`]), and the same [`ToolServer`] serves it on stdio or
+//! over HTTP (`serve/examples/tatara_http.rs` implements three tatara tools this way):
+//!
+//! ```no_run
+//! use toolgate_generated::tatara;
+//! use toolgate_runtime::CallError;
+//! use toolgate_serve::{AsyncBackend, CallContext, JsonObject, Reply, ToolServer, serve_stdio};
+//!
+//! /// Any `tatara::AsyncHandler` (here the echo, a synchronous handler, which is one).
+//! struct Tools {
+//!     session: tatara::Session,
+//! }
+//!
+//! impl AsyncBackend for Tools {
+//!     async fn call_async(
+//!         &self,
+//!         tool: &str,
+//!         arguments: &JsonObject,
+//!         context: &CallContext,
+//!     ) -> Result<Reply, CallError> {
+//!         let context = context.handler_context(&self.session);
+//!         let answer = tatara::dispatch_async(&tatara::EchoHandler, context, tool, arguments);
+//!         answer.await.map(Reply::from)
+//!     }
+//! }
+//!
+//! let session = tatara::Session::of(&[tatara::Profile::Review]);
+//! let list = session.tools_list_json();
+//! let server = ToolServer::new(&list, Tools { session }).expect("the tools/list parses");
+//! serve_stdio(server).expect("the session ends cleanly");
+//! ```
+
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 #[cfg(feature = "client")]
