@@ -590,6 +590,8 @@ async fn accept<B: AsyncBackend>(
             },
             () = &mut signal => break,
         };
+        // Replies are small and written at once: no Nagle delay behind a client's delayed ACK.
+        let _ = stream.set_nodelay(true);
         let door = door.clone();
         let service = hyper::service::service_fn(move |request| {
             let door = door.clone();
