@@ -190,12 +190,15 @@ impl<'c, P: CatalogProfile> HandlerContext<'c, P> {
     }
 
     /// Reports progress when the client asked for it (else does nothing).
-    pub fn progress(
+    pub fn progress<'a>(
         &self,
         progress: f64,
         total: Option<f64>,
-        message: Option<&'c str>,
-    ) -> BoxFuture<'c, ()> {
+        message: Option<&'a str>,
+    ) -> BoxFuture<'a, ()>
+    where
+        'c: 'a,
+    {
         self.hooks.progress(progress, total, message)
     }
 
@@ -210,11 +213,14 @@ impl<'c, P: CatalogProfile> HandlerContext<'c, P> {
     }
 
     /// Sends `method` with `params` to the client and waits for its result.
-    pub fn request(
+    pub fn request<'a>(
         &self,
-        method: &'c str,
+        method: &'a str,
         params: serde_json::Value,
-    ) -> BoxFuture<'c, Result<serde_json::Value, String>> {
+    ) -> BoxFuture<'a, Result<serde_json::Value, String>>
+    where
+        'c: 'a,
+    {
         self.hooks.request(method, params)
     }
 }
@@ -237,5 +243,38 @@ mod tests {
             std::task::Poll::Ready(Err(why)) => assert!(why.contains("sampling/createMessage")),
             other => panic!("expected a refusal, got {other:?}"),
         }
+    }
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    struct Only;
+
+    impl CatalogProfile for Only {
+        const ALL: &'static [Only] = &[Only];
+        const SELECTOR_ENV: &'static str = "ONLY_PROFILE";
+        const COMBINE: bool = false;
+        const ALWAYS_ON: &'static [&'static str] = &[];
+        const SERVED: &'static [crate::ServedEntry] = &[];
+        fn name(self) -> &'static str {
+            "only"
+        }
+        fn index(self) -> usize {
+            0
+        }
+        fn tools_list_for_mask(_: u64) -> Option<&'static str> {
+            None
+        }
+    }
+
+    #[test]
+    fn a_context_gives_the_session_and_borrows_messages_for_the_call_only() {
+        let session = Session::of(&[Only]);
+        let context = HandlerContext::detached(&session);
+        assert_eq!(context.profile(), Some(Only));
+        assert!(!context.is_cancelled() && !context.wants_progress());
+        // A message built in the handler lives as long as the future, not the context.
+        let message = format!("{} of {}", 1, 2);
+        let mut progress = context.progress(1.0, Some(2.0), Some(&message));
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        assert!(progress.as_mut().poll(&mut cx).is_ready());
     }
 }
