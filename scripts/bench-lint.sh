@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Times `toolgate lint` against ripgrep on a corpus of at least 10,000 SKILL.md files and
-# 100 MB built from skills-fixtures/, and reports the lint's peak memory.
+# Times `toolgate lint` against ripgrep and against a baseline lint on a corpus of at least
+# 10,000 SKILL.md files and 100 MB built from skills-fixtures/, and reports the lint's peak
+# memory. The baseline is the way tatara's own drift lint works (validate_tool_calls.py, as
+# ../shared/anchors/tatara/README.md describes it; written again here in Python, since its
+# source is not part of this repository): one regex over each file for `name(field="v")`,
+# matches inside Markdown code only, checked against a tatara-format manifest.
 #
 #   scripts/bench-lint.sh            # corpus in target/bench-corpus, 5 runs each
 #   RUNS=3 FILES=13000 scripts/bench-lint.sh
+#   BASELINE=0 scripts/bench-lint.sh # skip the (slow) baseline
 #
 # Each corpus file is one fixture case (front matter and body), padded to at least 8 KB: a
 # clean case with copies of its own body (dense in valid calls), a drift case with code
@@ -65,29 +70,81 @@ count=$(find "$CORPUS" -name SKILL.md | wc -l)
 bytes=$(find "$CORPUS" -name SKILL.md -printf '%s\n' | awk '{s+=$1} END {print s}')
 echo "corpus: $count SKILL.md files, $bytes bytes, in $CORPUS"
 
+# Other builds on the machine slow every command down: the load average is printed with the
+# numbers, and cpu time (user + system) beside wall time.
+load=$(cut -d' ' -f1-3 /proc/loadavg)
 # Warm the page cache, then time each command RUNS times and keep the median.
 cat $(find "$CORPUS" -name SKILL.md | head -1) >/dev/null
 rg -c "$PATTERN" "$CORPUS" >/dev/null || true
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-time_of() { # prints "seconds peak_kib"
-  /usr/bin/time -f '%e %M' -o /tmp/bench-time.$$ "$@" >/dev/null 2>/dev/null || true
-  tail -1 /tmp/bench-time.$$
+time_of() { # prints "seconds peak_kib cpu_seconds" (cpu: user + system)
+  /usr/bin/time -f '%e %M %U %S' -o /tmp/bench-time.$$ "$@" >/dev/null 2>/dev/null || true
+  tail -1 /tmp/bench-time.$$ | awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }'
 }
-rg_times=(); lint_times=(); lint_mem=()
+rg_times=(); lint_times=(); lint_mem=(); rg_cpu=(); lint_cpu=()
 for _ in $(seq "$RUNS"); do
-  read -r t _m < <(time_of rg -n "$PATTERN" "$CORPUS")
-  rg_times+=("$t")
-  read -r t m < <(time_of "$BIN" lint "$CORPUS" --format concise)
-  lint_times+=("$t"); lint_mem+=("$m")
+  read -r t _m c < <(time_of rg -n "$PATTERN" "$CORPUS")
+  rg_times+=("$t"); rg_cpu+=("$c")
+  read -r t m c < <(time_of "$BIN" lint "$CORPUS" --format concise)
+  lint_times+=("$t"); lint_mem+=("$m"); lint_cpu+=("$c")
 done
 rg_t=$(printf '%s\n' "${rg_times[@]}" | median)
 lint_t=$(printf '%s\n' "${lint_times[@]}" | median)
+rg_c=$(printf '%s\n' "${rg_cpu[@]}" | median)
+lint_c=$(printf '%s\n' "${lint_cpu[@]}" | median)
 mem=$(printf '%s\n' "${lint_mem[@]}" | sort -n | tail -1)
-read -r t _m < <(time_of "$BIN" lint "$CORPUS")
+read -r t _m _c < <(time_of "$BIN" lint "$CORPUS")
 full_t=$t
 summary=$("$BIN" lint "$CORPUS" --format concise 2>/dev/null | tail -1 || true)
+base_t=
+if [ "${BASELINE:-1}" != 0 ]; then
+  "$BIN" manifest --catalog tatara --format tatara > "$CORPUS/../bench-manifest.json"
+  cat > "$CORPUS/../bench-baseline.py" <<'PY'
+import json, os, re, sys
+# tatara's drift lint, as its README describes it: one regex for `name(field="value")`, only
+# matches inside Markdown code (fenced blocks, inline backticks, lines indented 4 or more
+# spaces); an unknown name is an error; for a known tool the value is checked against the
+# manifest's enum of that field; a negation word earlier on the line exempts enum errors.
+manifest = json.load(open(sys.argv[1]))
+tools = {t["name"]: t.get("enums", {}) for t in manifest["tools"]}
+call = re.compile(r'\b([a-z_]+)\((?:[^()"]*?,\s*)?([a-z_]+)="([^"]*)"')
+negation = re.compile(r"\b(never|not|no|don't|cannot|can't|without|do not)\b", re.I)
+errors = 0
+for root, _, files in os.walk(sys.argv[2]):
+    for f in files:
+        if f != "SKILL.md":
+            continue
+        path = os.path.join(root, f)
+        fenced = False
+        for n, line in enumerate(open(path, encoding="utf-8"), 1):
+            if line.lstrip().startswith(("```", "~~~")):
+                fenced = not fenced
+                continue
+            code = fenced or line.startswith("    ")
+            for m in call.finditer(line):
+                if not code and line[:m.start()].count("`") % 2 == 0:
+                    continue
+                name, field, value = m.groups()
+                if name not in tools:
+                    errors += 1
+                    print(f"ERROR: {path}:{n}: unknown tool {name}", file=sys.stderr)
+                elif field in tools[name] and value not in tools[name][field]:
+                    if not negation.search(line[:m.start()]):
+                        errors += 1
+                        print(f"ERROR: {path}:{n}: {name}.{field}={value}", file=sys.stderr)
+print(errors)
+PY
+  read -r base_t _m base_c < <(time_of python3 "$CORPUS/../bench-baseline.py" "$CORPUS/../bench-manifest.json" "$CORPUS")
+fi
 echo "lint: $summary"
-echo "rg -n PATTERN:            median ${rg_t}s over $RUNS runs"
-echo "toolgate lint (concise):  median ${lint_t}s over $RUNS runs, peak memory $((mem / 1024)) MiB"
+echo "load average before: $load"
+echo "rg -n PATTERN:            median ${rg_t}s over $RUNS runs (cpu ${rg_c}s)"
+echo "toolgate lint (concise):  median ${lint_t}s over $RUNS runs (cpu ${lint_c}s), peak memory $((mem / 1024)) MiB"
 echo "toolgate lint (full):     ${full_t}s (one run)"
-awk -v l="$lint_t" -v r="$rg_t" 'BEGIN { printf "ratio lint/rg: %.2f (target: at most 3)\n", l / r }'
+awk -v l="$lint_t" -v r="$rg_t" 'BEGIN { printf "ratio lint/rg: %.2f (target: at most 2)\n", l / r }'
+awk -v l="$lint_c" -v r="$rg_c" 'BEGIN { printf "ratio lint/rg in cpu time: %.2f\n", l / r }'
+if [ -n "$base_t" ]; then
+  echo "baseline lint (python):   ${base_t}s (one run, cpu ${base_c}s)"
+  awk -v l="$lint_t" -v b="$base_t" 'BEGIN { printf "baseline/lint: %.1f (target: at least 10)\n", b / l }'
+  awk -v l="$lint_c" -v b="$base_c" 'BEGIN { printf "baseline/lint in cpu time: %.1f\n", b / l }'
+fi

@@ -57,3 +57,18 @@ fn bundled_constants_equal_the_folder_output() {
         }
     }
 }
+
+/// The README's first set-up command prints the summary the README shows.
+#[test]
+fn the_readme_main_job_summary_is_what_the_lint_prints() {
+    let o = common::run(&["lint", "skills-fixtures"]);
+    assert_eq!(o.status.code(), Some(1), "{}", common::stderr(&o));
+    let out = common::stdout(&o);
+    let summary = out.lines().last().unwrap_or_default();
+    assert!(summary.starts_with("Found "), "{summary}");
+    let readme = std::fs::read_to_string(common::repo_root().join("README.md")).expect("README");
+    assert!(
+        readme.contains(&format!("\n{summary}\n")),
+        "README.md does not show the summary `{summary}`"
+    );
+}

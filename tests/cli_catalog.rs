@@ -141,7 +141,7 @@ fn check_reports_every_error_and_exits_1() {
         &scm,
         text.replacen(
             "\"type\": \"integer\"",
-            "\"type\": \"integer\", \"multipleOf\": 2",
+            "\"type\": \"integer\", \"unevaluatedProperties\": false",
             1,
         ),
     )
@@ -161,7 +161,7 @@ fn check_reports_every_error_and_exits_1() {
     );
     assert!(err.contains("tools/scm_read.json:"), "{err}");
     assert!(
-        err.contains("keyword `multipleOf` is outside the accepted JSON Schema subset"),
+        err.contains("keyword `unevaluatedProperties`: `unevaluated*` keywords are outside the accepted subset"),
         "{err}"
     );
     assert!(err.trim_end().ends_with("3 errors in the catalog"), "{err}");
@@ -176,4 +176,34 @@ fn check_accepts_the_bundled_catalogs() {
     let o = run(&["check", "--catalog", "no/such/folder"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no/such/folder: no such catalog folder"));
+}
+
+#[test]
+fn check_prints_warnings_and_still_exits_0() {
+    let dir = scratch("check_warnings").join("warned");
+    std::fs::create_dir_all(dir.join("tools")).unwrap();
+    std::fs::write(
+        dir.join("profiles.json"),
+        r#"{"catalog": "warned", "selector": {"env": "P"}, "profiles": {"all": "All."},
+            "groups": {"g": {}}, "grants": {"g": ["all"]}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("tools/t.json"),
+        r#"{"name": "t", "group": "g", "description": "T.",
+ "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "x-unit": "s", "default": "soon"}}}}"#,
+    )
+    .unwrap();
+    let o = run(&["check", "--catalog", dir.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("at /inputSchema/properties/n/x-unit: `x-unit` is not a JSON Schema keyword"),
+        "{err}"
+    );
+    assert!(
+        err.contains("at /inputSchema/properties/n/default: the default does not match the schema"),
+        "{err}"
+    );
+    assert!(err.trim_end().ends_with("0 always on, 2 warnings"), "{err}");
 }

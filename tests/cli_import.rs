@@ -491,7 +491,6 @@ fn source_text(file: &Path, name: &str) -> String {
 /// Loader-side: `check` accepts each imported wild surface and `tools-list` serves every tool
 /// JSON-equal to the source on every MCP Tool field.
 #[test]
-#[ignore = "needs the loader to accept every MCP Tool field and the full JSON Schema subset (the loader work of issue 14)"]
 fn wild_surfaces_check_and_serve_as_authored() {
     let Some(files) = wild_files() else { return };
     let dir = scratch("import_wild_served");
@@ -590,7 +589,6 @@ fn github_toolsets_import_combinable_in_few_rows() {
 /// Loader-side: each toolset's tools-list is that toolset with the source schemas;
 /// `repos,issues,pull_requests` the union.
 #[test]
-#[ignore = "needs the loader to accept every MCP Tool field and the full JSON Schema subset (the loader work of issue 14)"]
 fn github_toolsets_serve_as_authored() {
     let dir = scratch("import_github_served");
     let Some((out, sets)) = github_import(&dir) else {

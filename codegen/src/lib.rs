@@ -222,6 +222,9 @@ pub fn generate(input: &Input<'_>) -> Result<TokenStream, Errors> {
             );
             continue;
         }
+        if !typable(catalog, tool, &mut errs) {
+            continue;
+        }
         let module: Ident = naming::ident(&text);
         tools.push(types::tool_module(
             catalog,
@@ -242,6 +245,48 @@ pub fn generate(input: &Input<'_>) -> Result<TokenStream, Errors> {
         #(#tool_tokens)*
         #profile_items
     })
+}
+
+/// Whether every schema of `tool` is one the generator can type; otherwise an error for
+/// each keyword it cannot type yet (`anyOf`, `pattern`, a `type` list, a recursive `$ref`,
+/// ...), naming the keyword and its place. Such a catalog still loads and is served with
+/// run-time validation (`toolgate serve --catalog DIR`); typed handlers for these keywords
+/// are the next step.
+fn typable(catalog: &Catalog, tool: &toolgate_schema::load::Tool, errs: &mut Errs) -> bool {
+    let mut ok = true;
+    let params = catalog
+        .group(&tool.group)
+        .map(|g| g.parameters.as_slice())
+        .unwrap_or_default();
+    for (name, schema, _) in params {
+        for (keyword, at) in schema.untyped_keywords() {
+            let mut pointer = Pointer::root().key("parameters").key(name).key("schema");
+            pointer.0.extend(at.0.iter().cloned());
+            errs.at(
+                &Loc::new(toolgate_schema::load::MATRIX_FILE, pointer),
+                format!(
+                    "catalog! cannot type keyword `{keyword}` of parameter `{name}` (added to tool `{}`) yet",
+                    tool.name
+                ),
+            );
+            ok = false;
+        }
+    }
+    for variant in &tool.variants {
+        for (keyword, at) in variant.input.untyped_keywords() {
+            let mut pointer = Pointer::root().key("inputSchema");
+            pointer.0.extend(at.0.iter().cloned());
+            errs.at(
+                &Loc::new(&variant.file, pointer.clone()),
+                format!(
+                    "catalog! cannot type keyword `{keyword}` of tool `{}` yet: the catalog loads and `toolgate serve --catalog DIR` validates it at run time, but generated handlers need a schema without it",
+                    tool.name
+                ),
+            );
+            ok = false;
+        }
+    }
+    ok
 }
 
 fn sources_const(include: &[(String, String)]) -> TokenStream {

@@ -235,3 +235,19 @@ fn names_that_start_with_a_digit_or_are_keywords_still_make_types() {
     assert!(text.contains("pub_2d:"), "{text}");
     assert!(text.contains("pubself_:"), "{text}");
 }
+
+#[test]
+fn dotted_tool_names_make_identifiers_and_collide_by_name() {
+    let errors = expand_files(vec![
+        file("profiles.json", MATRIX),
+        tool("admin.tools.list", r#"{"type": "object"}"#),
+        tool("admin_tools_list", r#"{"type": "object"}"#),
+    ])
+    .unwrap_err();
+    assert_eq!(
+        errors,
+        vec![
+            "demo/tools/admin_tools_list.json:1:2: at /name: tools `admin.tools.list` (tools/admin.tools.list.json) and `admin_tools_list` (tools/admin_tools_list.json) would both be the Rust module and method `admin_tools_list`; rename one",
+        ]
+    );
+}

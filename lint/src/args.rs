@@ -26,6 +26,9 @@ pub struct ParseOptions {
     pub max_len: usize,
     /// The deepest nesting of brackets inside it.
     pub max_depth: usize,
+    /// Backticks quote strings (JavaScript template literals in an object-style call); a
+    /// template with `${...}` in it is an expression.
+    pub backticks: bool,
 }
 
 impl Default for ParseOptions {
@@ -35,6 +38,7 @@ impl Default for ParseOptions {
             comments: false,
             max_len: 16 * 1024,
             max_depth: 32,
+            backticks: false,
         }
     }
 }
@@ -57,7 +61,8 @@ pub enum Outcome {
 pub struct Args {
     /// The arguments read, in order (those complete before an early end, too).
     pub items: Vec<Arg>,
-    /// The offset of the closing `)`, when there is one.
+    /// The offset of the closing `)` (`}` of an object, the last byte of a YAML-style
+    /// call), when there is one.
     pub close: Option<usize>,
     /// How it ended.
     pub outcome: Outcome,
@@ -136,6 +141,9 @@ pub enum ValueKind {
     Object,
     /// A bare word such as `comments` or `repo`: a variable as far as the lint knows.
     Bare,
+    /// An unquoted YAML scalar (`method: get` in a YAML-style call): a string, checked
+    /// against an enum, but never a wrong type (it may stand for a number or a variable).
+    Plain,
     /// Anything else: an expression, never checked.
     Expr,
     /// `"a"|"b"`: each alternative is a value of its own.
@@ -145,6 +153,9 @@ pub enum ValueKind {
 impl Value {
     /// The string a `Str` value stands for (escapes resolved), else `None`.
     pub fn string<'t>(&self, text: &'t str) -> Option<std::borrow::Cow<'t, str>> {
+        if self.kind == ValueKind::Plain {
+            return Some(std::borrow::Cow::Borrowed(self.span.of(text)));
+        }
         let ValueKind::Str {
             content, escapes, ..
         } = &self.kind
@@ -230,6 +241,8 @@ pub fn parse_args(text: &str, open: usize, bound: usize, opts: ParseOptions) -> 
         bound,
         len_limited: bound == hard && hard < text.len(),
         opts,
+        close: b')',
+        yaml: false,
     };
     let mut items = Vec::new();
     let outcome = loop {
@@ -278,6 +291,131 @@ pub fn parse_args(text: &str, open: usize, bound: usize, opts: ParseOptions) -> 
     }
 }
 
+/// Parses the object whose `{` is at byte `open` of `text`, reading no further than `bound`:
+/// the members of an object-style call, `{ field: "v", "field": 2 }` (keys bare or quoted,
+/// `:` or `=` after them), as pairs. `close` is the offset of its `}`. A member that is not
+/// `key: value` is skipped as an expression.
+pub fn parse_object(text: &str, open: usize, bound: usize, opts: ParseOptions) -> Args {
+    let hard = open.saturating_add(1).saturating_add(opts.max_len);
+    let bound = bound.min(text.len()).min(hard);
+    let mut p = Parser {
+        b: text.as_bytes(),
+        pos: open + 1,
+        bound,
+        len_limited: bound == hard && hard < text.len(),
+        opts,
+        close: b'}',
+        yaml: false,
+    };
+    let mut items = Vec::new();
+    let outcome = loop {
+        if let Err(o) = p.skip_ws() {
+            break o;
+        }
+        match p.peek() {
+            None => break p.end_outcome(),
+            Some(b'}') => {
+                return Args {
+                    items,
+                    close: Some(p.pos),
+                    outcome: Outcome::Closed,
+                };
+            }
+            Some(b',') => {
+                p.pos += 1;
+                continue;
+            }
+            Some(_) => {}
+        }
+        match p.member() {
+            Ok(arg) => items.push(arg),
+            Err(o) => break o,
+        }
+        if let Err(o) = p.skip_ws() {
+            break o;
+        }
+        match p.peek() {
+            Some(b',') => p.pos += 1,
+            Some(b'}') => {}
+            None => break p.end_outcome(),
+            Some(_) => {
+                if let Err(o) = p.skip_expr() {
+                    break o;
+                }
+            }
+        }
+    };
+    Args {
+        items,
+        close: None,
+        outcome,
+    }
+}
+
+/// Parses the `key: value` pairs of a YAML-style call (`search_issues  query: "x"`, or the
+/// name alone with the pairs on the indented lines below it): `lines` are the byte ranges to
+/// read, each one line (without its line break). A value is a YAML scalar: quoted, a number,
+/// a boolean, a list or a mapping, or a plain word ([`ValueKind::Plain`]); an all-capital word
+/// is a placeholder, anything else an expression. Pairs on one line may be separated by `,`
+/// or white space. Reading stops at the first line that is not `key: value`; `close` is the
+/// last byte read.
+pub fn parse_yaml(text: &str, lines: &[Span], opts: ParseOptions) -> Args {
+    let mut items = Vec::new();
+    let mut last = None;
+    for line in lines {
+        let mut p = Parser {
+            b: text.as_bytes(),
+            pos: line.start,
+            bound: line.end.min(text.len()),
+            len_limited: false,
+            opts,
+            close: 0,
+            yaml: true,
+        };
+        let before = items.len();
+        loop {
+            if p.skip_ws().is_err() {
+                break;
+            }
+            if p.peek() == Some(b',') {
+                p.pos += 1;
+                continue;
+            }
+            let Some((key, after)) = p.key_here() else {
+                break;
+            };
+            p.pos = after;
+            if p.skip_ws().is_err() || p.peek().is_none() {
+                break;
+            }
+            let Ok(mut value) = p.value() else {
+                break;
+            };
+            if value.kind == ValueKind::Bare {
+                let word = value.span.of(text);
+                value.kind = if word.bytes().any(|b| b.is_ascii_lowercase()) {
+                    ValueKind::Plain
+                } else {
+                    ValueKind::Placeholder
+                };
+            }
+            last = Some(value.span.end.saturating_sub(1));
+            items.push(Arg {
+                span: Span::new(key.start, value.span.end),
+                kind: ArgKind::Pair { name: key, value },
+            });
+        }
+        if items.len() == before {
+            break;
+        }
+    }
+    Args {
+        items,
+        close: last,
+        outcome: Outcome::Closed,
+    }
+}
+
 /// Parses `s` as an argument list written `(...)` (for tests and fuzzing): `s` must start
 /// with `(`.
 pub fn parse_standalone(s: &str) -> Args {
@@ -290,6 +428,10 @@ struct Parser<'a> {
     bound: usize,
     len_limited: bool,
     opts: ParseOptions,
+    /// The byte that closes the list: `)`, or `}` for an object.
+    close: u8,
+    /// Reading YAML-style `key: value` lines: a value also ends where the next `key:` starts.
+    yaml: bool,
 }
 
 type Step<T> = Result<T, Outcome>;
@@ -378,7 +520,8 @@ impl Parser<'_> {
             if matches!(
                 next,
                 None | Some(b',' | b')' | b' ' | b'\t' | b'\n' | b'\r')
-            ) {
+            ) || next == Some(self.close)
+            {
                 self.pos = after;
                 return Ok(Arg {
                     span: Span::new(start, after),
@@ -396,7 +539,7 @@ impl Parser<'_> {
             if self.peek() == Some(b'=') && self.peek_at(1) != Some(b'=') {
                 self.pos += 1;
                 self.skip_ws()?;
-                if matches!(self.peek(), None | Some(b',' | b')')) {
+                if matches!(self.peek(), None | Some(b',')) || self.peek() == Some(self.close) {
                     // `name=` with nothing after it: an incomplete pair, not checked.
                     let value = Value {
                         span: Span::new(self.pos, self.pos),
@@ -423,6 +566,90 @@ impl Parser<'_> {
             span: Span::new(start, value.span.end),
             kind: ArgKind::Positional(value),
         })
+    }
+
+    /// One member of an object: `key: value`, `"key": value` or `key = value`.
+    fn member(&mut self) -> Step<Arg> {
+        let start = self.pos;
+        let key = match self.peek() {
+            Some(q @ (b'"' | b'\'')) => {
+                let v = self.string(q)?;
+                match v.kind {
+                    ValueKind::Str {
+                        content,
+                        escapes: false,
+                        ..
+                    } => Some(content),
+                    _ => None,
+                }
+            }
+            Some(c) if is_name_start(c) => {
+                let end = name_end(self.b, self.pos, self.bound);
+                let key = Span::new(self.pos, end);
+                self.pos = end;
+                Some(key)
+            }
+            _ => None,
+        };
+        if let Some(key) = key {
+            while matches!(self.peek(), Some(b' ' | b'\t')) {
+                self.pos += 1;
+            }
+            if matches!(self.peek(), Some(b':' | b'=')) && self.peek_at(1) != Some(b':') {
+                self.pos += 1;
+                self.skip_ws()?;
+                if self.peek().is_none() {
+                    return Err(self.end_outcome());
+                }
+                let value = self.value()?;
+                return Ok(Arg {
+                    span: Span::new(start, value.span.end),
+                    kind: ArgKind::Pair { name: key, value },
+                });
+            }
+        }
+        // A spread (`...rest`), a shorthand (`{ owner }`) or anything else: not checked.
+        self.pos = start;
+        let value = self.value()?;
+        Ok(Arg {
+            span: Span::new(start, value.span.end),
+            kind: ArgKind::Positional(value),
+        })
+    }
+
+    /// A YAML key here (`name:` followed by white space, the end, `[`, `{` or a quote): its
+    /// span and the offset after the `:`.
+    fn key_here(&self) -> Option<(Span, usize)> {
+        let c = self.peek()?;
+        if !is_name_start(c) {
+            return None;
+        }
+        let end = name_end(self.b, self.pos, self.bound);
+        if end >= self.bound || self.b[end] != b':' {
+            return None;
+        }
+        let next = self.b.get(end + 1).copied();
+        let ok = end + 1 >= self.bound
+            || matches!(next, Some(b' ' | b'\t' | b'[' | b'{' | b'"' | b'\''));
+        ok.then_some((Span::new(self.pos, end), end + 1))
+    }
+
+    /// At white space: whether a YAML key follows it.
+    fn key_after_space(&self) -> bool {
+        let mut i = self.pos;
+        while i < self.bound && matches!(self.b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        let probe = Parser {
+            b: self.b,
+            pos: i,
+            bound: self.bound,
+            len_limited: false,
+            opts: self.opts,
+            close: self.close,
+            yaml: true,
+        };
+        probe.key_here().is_some()
     }
 
     /// Whether an alternatives separator (`|`, or `\|` in a table) follows white space.
@@ -466,7 +693,15 @@ impl Parser<'_> {
         let save = self.pos;
         self.skip_ws()?;
         match self.peek() {
-            Some(b',' | b')') | None => {
+            Some(c) if c == b',' || c == self.close => {
+                self.pos = save;
+                Ok(value)
+            }
+            None => {
+                self.pos = save;
+                Ok(value)
+            }
+            Some(_) if self.yaml && self.key_here().is_some() => {
                 self.pos = save;
                 Ok(value)
             }
@@ -492,6 +727,15 @@ impl Parser<'_> {
         };
         let kind = match c {
             b'"' | b'\'' => return self.string(c),
+            b'`' if self.opts.backticks => {
+                let v = self.string(c)?;
+                let inner = &self.b[v.span.start..v.span.end];
+                if inner.windows(2).any(|w| w == b"${") {
+                    ValueKind::Expr
+                } else {
+                    return Ok(v);
+                }
+            }
             b'<' => {
                 let mut i = self.pos + 1;
                 while i < self.bound
@@ -664,6 +908,9 @@ impl Parser<'_> {
                         return Ok(());
                     }
                 }
+                b'`' if self.opts.backticks => {
+                    self.string(c)?;
+                }
                 b'"' | b'\'' => {
                     // An apostrophe inside a word (`don't`) is not a quote.
                     let in_word =
@@ -684,8 +931,16 @@ impl Parser<'_> {
     /// Skips an expression up to the next top-level `,` or `)`.
     fn skip_expr(&mut self) -> Step<()> {
         while let Some(c) = self.peek() {
+            if c == b',' || c == self.close {
+                return Ok(());
+            }
+            if self.yaml && c == b' ' && self.key_after_space() {
+                return Ok(());
+            }
             match c {
-                b',' | b')' => return Ok(()),
+                b'`' if self.opts.backticks => {
+                    self.string(c)?;
+                }
                 b'(' | b'[' | b'{' => self.nested()?,
                 b'"' | b'\'' => {
                     let in_word =
@@ -699,6 +954,10 @@ impl Parser<'_> {
                 b'#' | b'/' if self.opts.comments && self.comment_here() => self.skip_ws()?,
                 _ => self.pos += 1,
             }
+        }
+        // A YAML value ends with its line.
+        if self.yaml {
+            return Ok(());
         }
         Err(self.end_outcome())
     }
@@ -732,6 +991,7 @@ mod tests {
             ValueKind::Array => format!("array({})", v.span.of(s)),
             ValueKind::Object => format!("object({})", v.span.of(s)),
             ValueKind::Bare => format!("bare({})", v.span.of(s)),
+            ValueKind::Plain => format!("plain({})", v.span.of(s)),
             ValueKind::Expr => format!("expr({})", v.span.of(s)),
             ValueKind::Alternatives(alts) => {
                 let parts: Vec<String> = alts.iter().map(|a| describe(s, a)).collect();

@@ -78,6 +78,10 @@ pub struct Checker<'s> {
     /// Tool names to their index in the surface, with a cheap hash: the pre-filter asks for
     /// every `name(` in every file.
     names: HashMap<&'s str, usize, BuildFnv>,
+    /// The lengths (up to 63) and first bytes of every tool and former name: most names
+    /// the pre-filter asks about are neither, and these two tests say so without hashing.
+    name_lengths: u64,
+    name_starts: [bool; 256],
     /// Did-you-mean answers already computed: a drifted repository repeats the same wrong
     /// name many times, and string similarity is the costliest part of a finding.
     memo: std::sync::Mutex<HashMap<String, Option<String>>>,
@@ -116,8 +120,23 @@ impl<'s> Checker<'s> {
             .enumerate()
             .map(|(i, t)| (t.name.as_str(), i))
             .collect();
+        let mut name_lengths = 0u64;
+        let mut name_starts = [false; 256];
+        for n in surface
+            .tools
+            .iter()
+            .map(|t| t.name.as_str())
+            .chain(former_tools.keys().copied())
+        {
+            name_lengths |= 1u64 << n.len().min(63);
+            if let Some(b) = n.bytes().next() {
+                name_starts[usize::from(b)] = true;
+            }
+        }
         Checker {
             surface,
+            name_lengths,
+            name_starts,
             former_tools,
             former_sets,
             names,
@@ -142,6 +161,10 @@ impl<'s> Checker<'s> {
 
     /// What `name` is.
     pub fn lookup(&self, name: &str) -> NameKind<'s> {
+        let first = name.bytes().next().map_or(0, usize::from);
+        if self.name_lengths & (1u64 << name.len().min(63)) == 0 || !self.name_starts[first] {
+            return NameKind::Unknown;
+        }
         if self.names.contains_key(name) {
             NameKind::Known
         } else if let Some(new) = self.former_tools.get(name) {
@@ -452,6 +475,10 @@ impl<'s> Checker<'s> {
                         span: *content,
                         replacement: new.clone(),
                     }),
+                    (Some(new), ValueKind::Plain) => Some(Edit {
+                        span: alt.span,
+                        replacement: new.clone(),
+                    }),
                     _ => None,
                 };
                 out.push(Problem {
@@ -547,10 +574,10 @@ fn field_schema<'e>(entry: &'e Entry, field: &str) -> Option<&'e Schema> {
 fn enum_union(scope: &[&Entry], field: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for e in scope {
-        if let Some(values) = field_schema(e, field).and_then(Schema::enum_values) {
+        if let Some(values) = field_schema(e, field).and_then(Schema::allowed_strings) {
             for v in values {
-                if !out.contains(v) {
-                    out.push(v.clone());
+                if !out.contains(&v) {
+                    out.push(v);
                 }
             }
         }
@@ -582,12 +609,27 @@ fn verdict(entry: &Entry, field: &str, value: &Value, text: &str) -> Verdict {
         return Verdict::Ok;
     }
     let ok = |b: bool| if b { Verdict::Ok } else { Verdict::WrongType };
+    if !schema.extra.is_empty() {
+        // A keyword the typed model does not hold (`anyOf`, `const`, a type list, a
+        // recursive `$ref`): the schema model judges what a literal can show.
+        return match literal_json(value, text) {
+            Some(lit) if !schema.admits_literal(&lit) => {
+                let listed = schema.allowed_strings().is_some_and(|v| !v.is_empty());
+                match (&value.kind, listed) {
+                    (ValueKind::Str { .. }, true) => Verdict::NotInEnum,
+                    _ => Verdict::WrongType,
+                }
+            }
+            _ => Verdict::Ok,
+        };
+    }
     match (&value.kind, &schema.kind) {
         (_, Kind::Any) => Verdict::Ok,
         (ValueKind::Bare | ValueKind::Expr | ValueKind::Null | ValueKind::Placeholder, _) => {
             Verdict::Ok
         }
-        (ValueKind::Str { .. }, Kind::String(rules)) => match &rules.enum_values {
+        (ValueKind::Str { .. } | ValueKind::Plain, Kind::String(rules)) => match &rules.enum_values
+        {
             Some(values) => {
                 let s = value.string(text).unwrap_or_default();
                 if values.iter().any(|v| *v == s) {
@@ -598,6 +640,7 @@ fn verdict(entry: &Entry, field: &str, value: &Value, text: &str) -> Verdict {
             }
             None => Verdict::Ok,
         },
+        (ValueKind::Plain, _) => Verdict::Ok,
         (ValueKind::Str { .. }, _) => Verdict::WrongType,
         (ValueKind::Number { integer }, Kind::Integer(_)) => ok(*integer),
         (ValueKind::Number { .. }, Kind::Number(_)) => Verdict::Ok,
@@ -612,9 +655,20 @@ fn verdict(entry: &Entry, field: &str, value: &Value, text: &str) -> Verdict {
     }
 }
 
+/// A scalar literal as JSON, for [`Schema::admits_literal`]; `None` for what is not one.
+fn literal_json(value: &Value, text: &str) -> Option<toolgate_schema::json::Value> {
+    use toolgate_schema::json::Value as J;
+    Some(match &value.kind {
+        ValueKind::Str { .. } => J::String(value.string(text)?.into_owned()),
+        ValueKind::Number { .. } => serde_json::from_str(value.span.of(text)).ok()?,
+        ValueKind::Bool(b) => J::Bool(*b),
+        _ => return None,
+    })
+}
+
 fn literal_type(kind: &ValueKind) -> &'static str {
     match kind {
-        ValueKind::Str { .. } => "a string",
+        ValueKind::Str { .. } | ValueKind::Plain => "a string",
         ValueKind::Number { integer: true } => "an integer",
         ValueKind::Number { integer: false } => "a fractional number",
         ValueKind::Bool(_) => "a boolean",

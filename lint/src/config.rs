@@ -59,6 +59,39 @@ pub const DEFAULT_INCLUDE: &[&str] = &[
     "**/CLAUDE.md",
 ];
 
+/// The default includes as one regular expression in the syntax pre-commit's `files:` uses
+/// (Python's `re`, searched in a path relative to the repository): `.pre-commit-hooks.yaml`
+/// holds exactly this, and a test keeps the two equal. Only the glob forms the defaults use
+/// are translated: a leading `**/`, `/**/`, `*` and literal text.
+pub fn include_pattern(globs: &[&str]) -> String {
+    let alternatives: Vec<String> = globs
+        .iter()
+        .map(|g| {
+            let g = g.strip_prefix("**/").unwrap_or(g);
+            let mut out = String::new();
+            let mut rest = g;
+            while !rest.is_empty() {
+                if let Some(r) = rest.strip_prefix("**/") {
+                    out.push_str("(.+/)?");
+                    rest = r;
+                } else if let Some(r) = rest.strip_prefix('*') {
+                    out.push_str("[^/]*");
+                    rest = r;
+                } else {
+                    let c = rest.chars().next().unwrap_or_default();
+                    if ".+?()[]{}|^$\\".contains(c) {
+                        out.push('\\');
+                    }
+                    out.push(c);
+                    rest = &rest[c.len_utf8()..];
+                }
+            }
+            out
+        })
+        .collect();
+    format!("(^|/)({})$", alternatives.join("|"))
+}
+
 #[derive(Deserialize, Default, Debug)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct File {
@@ -328,12 +361,25 @@ impl Config {
     /// The path of `path` relative to the configuration's folder, with `/` separators, as
     /// globs see it.
     pub fn relative(&self, path: &Path) -> String {
-        let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        let base = std::path::absolute(&self.base).unwrap_or_else(|_| self.base.clone());
-        let rel = abs
-            .strip_prefix(&base)
-            .map(Path::to_path_buf)
-            .unwrap_or(abs);
+        // Both relative (to the current folder) and one inside the other: no need to ask the
+        // system for the current folder, once per walked file.
+        let lexical = (path.is_relative() && self.base.is_relative())
+            .then(|| {
+                let base = self.base.strip_prefix(".").unwrap_or(&self.base);
+                let p = path.strip_prefix(".").unwrap_or(path);
+                p.strip_prefix(base).ok()
+            })
+            .flatten();
+        let rel = match lexical {
+            Some(r) => r.to_path_buf(),
+            None => {
+                let abs = absolute(path);
+                let base = absolute(&self.base);
+                abs.strip_prefix(&base)
+                    .map(Path::to_path_buf)
+                    .unwrap_or(abs)
+            }
+        };
         let s = rel.to_string_lossy().replace('\\', "/");
         s.trim_start_matches("./").to_string()
     }
@@ -398,6 +444,19 @@ fn build_set<'a>(globs: impl Iterator<Item = &'a str>) -> Result<GlobSet, String
     b.build().map_err(|e| e.to_string())
 }
 
+/// `path` made absolute like [`std::path::absolute`], with the current folder asked of the
+/// system once per run (it does not change during one), not once per walked file.
+pub fn absolute(path: &Path) -> PathBuf {
+    static CWD: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    if path.is_absolute() {
+        return path.components().collect();
+    }
+    match CWD.get_or_init(|| std::env::current_dir().ok()) {
+        Some(cwd) => cwd.join(path).components().collect(),
+        None => std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+    }
+}
+
 /// Looks for `toolgate.toml` in `start` (a folder, or a file's folder) and its parents.
 pub fn find(start: &Path) -> Option<PathBuf> {
     let abs = std::path::absolute(start).ok()?;
@@ -418,6 +477,21 @@ pub fn find(start: &Path) -> Option<PathBuf> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_pre_commit_hook_follows_the_default_includes() {
+        let pattern = include_pattern(DEFAULT_INCLUDE);
+        assert!(pattern.starts_with("(^|/)(SKILL\\.md|skills/(.+/)?[^/]*\\.md|"));
+        let hooks = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.pre-commit-hooks.yaml"),
+        )
+        .unwrap();
+        let line = format!("  files: '{pattern}'");
+        assert!(
+            hooks.lines().any(|l| l == line),
+            ".pre-commit-hooks.yaml should hold\n{line}"
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -16,6 +16,7 @@ pub mod check;
 pub mod config;
 pub mod finding;
 pub mod fix;
+pub mod forms;
 pub mod frontmatter;
 pub mod lint;
 pub mod markers;

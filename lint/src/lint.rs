@@ -7,9 +7,10 @@
 use aho_corasick::{AhoCorasick, MatchKind};
 use toolgate_schema::Surface;
 
-use crate::args::{ArgKind, Args, Outcome, ParseOptions, ValueKind, parse_args};
+use crate::args::{ArgKind, Args, Outcome, ParseOptions, ValueKind, parse_args, parse_object};
 use crate::check::{Checker, NameKind, Problem, SkillProfiles};
 use crate::finding::{Edit, Finding};
+use crate::forms;
 use crate::frontmatter::{self, Declared};
 use crate::markers;
 use crate::negation;
@@ -82,6 +83,9 @@ pub struct Linter<'s> {
     settings: Settings,
     /// Finds every prefix and every unprefixed former or removed name in one pass.
     refs: RefIndex,
+    /// The bytes a prefix (or `mcp_`) may start with: a name starting with another byte is
+    /// unprefixed, without trying every prefix.
+    prefix_starts: [bool; 256],
 }
 
 /// One server: its surface and the prefixes its tools are written under.
@@ -129,8 +133,23 @@ struct Reference {
 
 /// A call found in a text, ready to check.
 struct FoundCall {
+    /// The tool name (its prefix stripped).
     name: Span,
     args: Args,
+    form: Form,
+}
+
+/// How a call is written: where the fields a rename sets go, and how they are spelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Form {
+    /// `name(field="v")`.
+    Paren,
+    /// `name { field: "v" }` or `name({"field": "v"})`, the object's `{` at `brace`.
+    Object { brace: usize },
+    /// `{"name": "x", "arguments": {...}}`, the arguments' `{` at `brace`.
+    Json { brace: usize },
+    /// `name  field: v`, or `name` with `field: v` lines under it.
+    Yaml,
 }
 
 /// Tools the hosts have built in (Claude Code's `Task(...)`, `Agent(...)`, `Bash(...)`):
@@ -138,6 +157,7 @@ struct FoundCall {
 const HOST_TOOLS: &[&str] = &[
     "Task",
     "Agent",
+    "AskUserQuestion",
     "Bash",
     "Read",
     "Write",
@@ -182,6 +202,7 @@ impl<'s> Linter<'s> {
             servers: Vec::new(),
             settings,
             refs: RefIndex::default(),
+            prefix_starts: [false; 256],
         };
         linter.push_server(name, &prefixes, removed, surface);
         linter
@@ -213,6 +234,15 @@ impl<'s> Linter<'s> {
             checker: Checker::new(surface),
         });
         self.refs = self.build_refs();
+        let mut starts = [false; 256];
+        starts[usize::from(b'm')] = true;
+        for p in self.servers.iter().flat_map(|s| s.prefixes.iter()) {
+            match p.head.bytes().next() {
+                Some(b) => starts[usize::from(b)] = true,
+                None => starts = [true; 256],
+            }
+        }
+        self.prefix_starts = starts;
     }
 
     fn build_refs(&self) -> RefIndex {
@@ -253,6 +283,13 @@ impl<'s> Linter<'s> {
 
     /// Which server a name written `full` belongs to.
     fn resolve(&self, full: &str) -> Option<Resolved> {
+        if !full
+            .bytes()
+            .next()
+            .is_some_and(|b| self.prefix_starts[usize::from(b)])
+        {
+            return None;
+        }
         let mut best: Option<Resolved> = None;
         let mut best_len = 0;
         for (si, server) in self.servers.iter().enumerate() {
@@ -341,8 +378,22 @@ impl<'s> Linter<'s> {
                 },
             })
         };
+        let object_cands = if settings_file {
+            Vec::new()
+        } else {
+            scan::candidates_before(text, body, b'{', |name, _| self.is_object_call_name(name))
+        };
         let mut regions: Option<Vec<scan::Region>> = None;
-        if !cands.is_empty() {
+        // YAML-style calls live in code blocks: a file with no other candidate is structured
+        // only when it has a fence.
+        let fenced = !settings_file
+            && cands.is_empty()
+            && object_cands.is_empty()
+            && (memchr::memmem::find(text.as_bytes(), b"```").is_some()
+                || memchr::memmem::find(text.as_bytes(), b"~~~").is_some());
+        // (server, call, where the name as written starts)
+        let mut calls: Vec<(usize, FoundCall, usize)> = Vec::new();
+        if !cands.is_empty() || !object_cands.is_empty() || fenced {
             let regions = regions.get_or_insert_with(|| scan::regions(text, body_start));
             for c in cands {
                 let Some(region) = region_of(regions, Span::new(c.name.start, c.open + 1)) else {
@@ -357,43 +408,88 @@ impl<'s> Linter<'s> {
                     name: tool_name,
                     ..c
                 };
-                let Some(call) = self.call_at(
+                if let Some(call) = self.call_at(
                     si,
                     text,
                     c,
                     region.span.end,
                     region.context,
                     prefixed && !generic,
-                ) else {
+                ) {
+                    calls.push((si, call, written.start));
+                }
+            }
+            for c in object_cands {
+                if let Some((si, call, written)) = self.object_call_at(text, c, regions) {
+                    calls.push((si, call, written));
+                }
+            }
+            for region in regions.iter() {
+                if !region.context.is_block_code() {
+                    continue;
+                }
+                for y in forms::yaml_calls(text, region.span, |name| self.is_yaml_call_name(name)) {
+                    let Some((si, tool_name, _)) = self.call_target(text, y.name) else {
+                        continue;
+                    };
+                    calls.push((
+                        si,
+                        FoundCall {
+                            name: tool_name,
+                            args: y.args,
+                            form: Form::Yaml,
+                        },
+                        y.name.start,
+                    ));
+                }
+            }
+        }
+        if !settings_file && memchr::memmem::find(text.as_bytes(), b"\"arguments\"").is_some() {
+            for j in forms::json_calls(text, body) {
+                let Some((si, tool_name, _)) = self.call_target(text, j.name) else {
                     continue;
                 };
-                out.calls += 1;
-                called.push(call.name.start);
-                let checker = &self.servers[si].checker;
-                if checker.lookup(call.name.of(text)) == NameKind::Known {
-                    used.push((si, call.name, Span::new(written.start, call.name.end)));
-                }
-                let mut found = checker.check_call(text, call.name, &call.args, &skill);
-                if found.is_empty() {
+                calls.push((
+                    si,
+                    FoundCall {
+                        name: tool_name,
+                        args: j.args,
+                        form: Form::Json { brace: j.args_open },
+                    },
+                    j.name.start,
+                ));
+            }
+        }
+        for (si, call, written) in calls {
+            if called.contains(&call.name.start) {
+                continue;
+            }
+            out.calls += 1;
+            called.push(call.name.start);
+            let checker = &self.servers[si].checker;
+            if checker.lookup(call.name.of(text)) == NameKind::Known {
+                used.push((si, call.name, Span::new(written, call.name.end)));
+            }
+            let mut found = checker.check_call(text, call.name, &call.args, &skill);
+            if found.is_empty() {
+                continue;
+            }
+            self.extend_rename_fixes(si, text, &call, &mut found);
+            let line_start =
+                memchr::memrchr(b'\n', &text.as_bytes()[..call.name.start]).map_or(0, |i| i + 1);
+            let negated = negation::forbids(
+                &text[line_start..call.name.start],
+                &self.settings.negation_words,
+            );
+            let call_span = Span::new(
+                call.name.start,
+                call.args.close.map_or(call.name.end, |c| c + 1),
+            );
+            for p in found {
+                if negated && p.rule.negation_applies() {
                     continue;
                 }
-                self.extend_rename_fixes(si, text, &call, &mut found);
-                let line_start = memchr::memrchr(b'\n', &text.as_bytes()[..call.name.start])
-                    .map_or(0, |i| i + 1);
-                let negated = negation::forbids(
-                    &text[line_start..call.name.start],
-                    &self.settings.negation_words,
-                );
-                let call_span = Span::new(
-                    call.name.start,
-                    call.args.close.map_or(call.name.end, |c| c + 1),
-                );
-                for p in found {
-                    if negated && p.rule.negation_applies() {
-                        continue;
-                    }
-                    problems.push((p, call_span));
-                }
+                problems.push((p, call_span));
             }
         }
 
@@ -437,6 +533,35 @@ impl<'s> Linter<'s> {
                             p.suggestion = None;
                         }
                         problems.push((p, r.full));
+                    }
+                }
+            }
+        }
+
+        // `<tool>name</tool>`: an unprefixed name in a tag is a tool reference (prefixed ones
+        // were found above).
+        if !settings_file && memchr::memmem::find(text.as_bytes(), b"<tool").is_some() {
+            for tag in forms::tags(text, body) {
+                let name = tag.of(text);
+                if self.resolve(name).is_some() || HOST_TOOLS.contains(&name) {
+                    continue;
+                }
+                // MCP tools are named in lower case; `<tool>WebSearch</tool>` is a host's.
+                if !name.bytes().all(crate::args::is_name_byte)
+                    || name.bytes().any(|b| b.is_ascii_uppercase())
+                {
+                    continue;
+                }
+                let server = &self.servers[0];
+                match server.checker.lookup(name) {
+                    NameKind::Known => used.push((0, tag, tag)),
+                    // Former and removed names were reported above, as words.
+                    NameKind::Former(_) => {}
+                    NameKind::Unknown => {
+                        if server.removed.iter().any(|n| n == name) {
+                            continue;
+                        }
+                        problems.push((server.checker.unknown_tool(name, tag), tag));
                     }
                 }
             }
@@ -596,7 +721,33 @@ impl<'s> Linter<'s> {
             comments: context.is_block_code(),
             ..ParseOptions::default()
         };
-        let args = parse_args(text, c.open, bound, opts);
+        let mut args = parse_args(text, c.open, bound, opts);
+        let mut form = Form::Paren;
+        // `name({"field": "v"})`: the object's members are the call's pairs.
+        if let [
+            crate::args::Arg {
+                kind: ArgKind::Positional(v),
+                ..
+            },
+        ] = args.items.as_slice()
+            && v.kind == ValueKind::Object
+            && args.outcome == Outcome::Closed
+        {
+            let brace = v.span.start;
+            let members = parse_object(
+                text,
+                brace,
+                v.span.end,
+                ParseOptions {
+                    backticks: true,
+                    ..opts
+                },
+            );
+            if members.outcome == Outcome::Closed {
+                args.items = members.items;
+                form = Form::Object { brace };
+            }
+        }
         let is_call = match kind {
             NameKind::Known => true,
             NameKind::Former(_) => {
@@ -619,7 +770,77 @@ impl<'s> Linter<'s> {
                     })
             }
         };
-        is_call.then_some(FoundCall { name: c.name, args })
+        is_call.then_some(FoundCall {
+            name: c.name,
+            args,
+            form,
+        })
+    }
+
+    /// Whether `name` before `{` may start an object-style call: a tool of a server (or a
+    /// former name), or any name behind a specific prefix (`mcp__github__x {`).
+    fn is_object_call_name(&self, name: &str) -> bool {
+        match self.resolve(name) {
+            Some(Resolved::Foreign) => false,
+            Some(Resolved::Server(si, len, generic)) => match name.get(len..) {
+                Some(rest) if !rest.is_empty() => {
+                    !generic || self.servers[si].checker.lookup(rest) != NameKind::Unknown
+                }
+                _ => false,
+            },
+            None => self.servers[0].checker.lookup(name) != NameKind::Unknown,
+        }
+    }
+
+    /// Whether a name that starts a line of a code block may start a YAML-style call.
+    fn is_yaml_call_name(&self, name: &str) -> bool {
+        self.is_object_call_name(name)
+    }
+
+    /// The object-style call `name { ... }` of a candidate found before `{`, when it is one:
+    /// in code (or behind a specific prefix), not a method or a definition, the object closed
+    /// and, for a name the server does not know, made of pairs only.
+    fn object_call_at(
+        &self,
+        text: &str,
+        c: scan::Candidate,
+        regions: &[scan::Region],
+    ) -> Option<(usize, FoundCall, usize)> {
+        let region = region_of(regions, Span::new(c.name.start, c.open + 1))?;
+        let (si, tool_name, generic) = self.call_target(text, c.name)?;
+        let prefixed = tool_name != c.name && !generic;
+        if (!region.context.is_code() && !prefixed) || c.qualified || c.after_keyword {
+            return None;
+        }
+        let opts = ParseOptions {
+            table: region.context.in_table(),
+            comments: region.context.is_block_code(),
+            backticks: true,
+            ..ParseOptions::default()
+        };
+        let args = parse_object(text, c.open, region.span.end, opts);
+        if args.outcome != Outcome::Closed {
+            return None;
+        }
+        let kind = self.servers[si].checker.lookup(tool_name.of(text));
+        if kind == NameKind::Unknown
+            && (args.items.is_empty()
+                || !args
+                    .items
+                    .iter()
+                    .all(|a| matches!(a.kind, ArgKind::Pair { .. } | ArgKind::Ellipsis)))
+        {
+            return None;
+        }
+        Some((
+            si,
+            FoundCall {
+                name: tool_name,
+                args,
+                form: Form::Object { brace: c.open },
+            },
+            c.name.start,
+        ))
     }
 
     /// A renamed tool's fix rewrites the name; when the rename sets fields
@@ -638,18 +859,62 @@ impl<'s> Linter<'s> {
         if set.is_empty() {
             return;
         }
-        let Some(open) = text[call.name.end..].find('(').map(|i| call.name.end + i) else {
-            return;
-        };
-        let missing: Vec<String> = set
+        let missing: Vec<&(String, String)> = set
             .iter()
             .filter(|(f, _)| !call.args.pairs().any(|(n, _)| n.of(text) == f))
-            .map(|(f, v)| format!("{f}={v}"))
             .collect();
         if missing.is_empty() {
             return;
         }
         let empty = call.args.items.is_empty();
+        let bytes = text.as_bytes();
+        // Where the fields go, and how they are written there.
+        let (at, inserted) = match call.form {
+            Form::Paren => {
+                let Some(open) = text[call.name.end..].find('(').map(|i| call.name.end + i) else {
+                    return;
+                };
+                let fields: Vec<String> = missing.iter().map(|(f, v)| format!("{f}={v}")).collect();
+                let sep = if empty { "" } else { ", " };
+                (open + 1, format!("{}{sep}", fields.join(", ")))
+            }
+            Form::Object { brace } | Form::Json { brace } => {
+                // Quoted keys when the object already quotes them (JSON).
+                let quoted = matches!(call.form, Form::Json { .. })
+                    || call
+                        .args
+                        .pairs()
+                        .next()
+                        .is_some_and(|(k, _)| k.start > 0 && bytes[k.start - 1] == b'"');
+                let fields: Vec<String> = missing
+                    .iter()
+                    .map(|(f, v)| {
+                        if quoted {
+                            format!("\"{f}\": {v}")
+                        } else {
+                            format!("{f}: {v}")
+                        }
+                    })
+                    .collect();
+                // `{ a: 1 }` gets ` f: v,`; `{"a": 1}` gets `"f": v, `.
+                let spaced = bytes.get(brace + 1).is_some_and(u8::is_ascii_whitespace);
+                let (lead, tail) = match (empty, spaced) {
+                    (true, _) => (" ", " "),
+                    (false, true) => (" ", ","),
+                    (false, false) => ("", ", "),
+                };
+                (brace + 1, format!("{lead}{}{tail}", fields.join(", ")))
+            }
+            Form::Yaml => {
+                // Pairs on one line are separated by white space: the one after the name stays.
+                let fields: Vec<String> =
+                    missing.iter().map(|(f, v)| format!("{f}: {v}")).collect();
+                (call.name.end, format!(" {}", fields.join(" ")))
+            }
+        };
+        if at < call.name.end || at > text.len() {
+            return;
+        }
         for p in found.iter_mut() {
             if p.rule != Rule::UnknownTool {
                 continue;
@@ -657,11 +922,9 @@ impl<'s> Linter<'s> {
             if let Some(fix) = &mut p.fix
                 && fix.span == call.name
             {
-                let between = &text[call.name.end..open + 1];
-                let sep = if empty { "" } else { ", " };
-                fix.span = Span::new(call.name.start, open + 1);
-                fix.replacement =
-                    format!("{}{between}{}{sep}", fix.replacement, missing.join(", "));
+                let between = &text[call.name.end..at];
+                fix.span = Span::new(call.name.start, at);
+                fix.replacement = format!("{}{between}{inserted}", fix.replacement);
             }
         }
     }
@@ -712,6 +975,12 @@ impl<'s> Linter<'s> {
                     while end > name_start && bytes[end - 1] == b'-' {
                         end -= 1;
                     }
+                    // `mcp__github__(issue_read|issue_write)`: a hook matcher's alternation,
+                    // each alternative a name.
+                    if end == name_start && bytes.get(name_start) == Some(&b'(') {
+                        self.alternation(text, server, prefix, start, name_start, &mut out);
+                        continue;
+                    }
                     // `mcp__github__NAME`, `mcp__github__TOOL`: a placeholder.
                     let name = &text[name_start..end];
                     if end == name_start || !name.bytes().any(|b| b.is_ascii_lowercase()) {
@@ -720,6 +989,12 @@ impl<'s> Linter<'s> {
                     // A path or a domain behind a generic prefix (`github/workflows/ci.yml`,
                     // `github/github-mcp-server`) is not a tool.
                     let next = bytes.get(end).copied();
+                    // `mcp__github__get_.*`, `mcp__github__list_*`: a pattern, not a name.
+                    if (next == Some(b'*') && bytes[end - 1] == b'_')
+                        || (next == Some(b'.') && matches!(bytes.get(end + 1), Some(b'*' | b'+')))
+                    {
+                        continue;
+                    }
                     if p.generic
                         && (text[name_start..end].contains('-')
                             || matches!(next, Some(b'/' | b'-'))
@@ -744,7 +1019,50 @@ impl<'s> Linter<'s> {
                 None => {}
             }
         }
+        // A name inside an alternation is also found as a word: once is enough.
+        out.sort_by_key(|r| (r.name.start, r.full.start));
+        out.dedup_by_key(|r| r.name.start);
         out
+    }
+
+    /// The names of an alternation written after prefix `prefix` of `server` at `start`,
+    /// `mcp__github__(a|b)` (its `(` at `open`): one reference each; `full` is the whole
+    /// pattern. An alternative that is itself a pattern (`get_.*`) is left alone.
+    fn alternation(
+        &self,
+        text: &str,
+        server: usize,
+        prefix: usize,
+        start: usize,
+        open: usize,
+        out: &mut Vec<Reference>,
+    ) {
+        let bytes = text.as_bytes();
+        let stop = bytes.len().min(open + 1024);
+        let Some(close) = memchr::memchr2(b')', b'\n', &bytes[open..stop]).map(|i| open + i) else {
+            return;
+        };
+        if bytes[close] != b')' {
+            return;
+        }
+        let generic = self.servers[server].prefixes[prefix].generic;
+        let full = Span::new(start, close + 1);
+        let mut alt_start = open + 1;
+        for part in text[open + 1..close].split('|') {
+            let alt = Span::new(alt_start, alt_start + part.len());
+            alt_start = alt.end + 1;
+            if !part.is_empty()
+                && part.bytes().any(|b| b.is_ascii_lowercase())
+                && part.bytes().all(crate::args::is_name_byte)
+            {
+                out.push(Reference {
+                    server,
+                    full,
+                    name: alt,
+                    generic,
+                });
+            }
+        }
     }
 
     /// Whether `entries` (a `tools:` list) grant tool `tool` of server `server`.
@@ -873,7 +1191,8 @@ fn is_literal(kind: &ValueKind) -> bool {
         | ValueKind::Null
         | ValueKind::Placeholder
         | ValueKind::Array
-        | ValueKind::Object => true,
+        | ValueKind::Object
+        | ValueKind::Plain => true,
         ValueKind::Alternatives(alts) => alts.iter().all(|a| is_literal(&a.kind)),
         ValueKind::Bare | ValueKind::Expr => false,
     }

@@ -133,19 +133,23 @@ impl Plan {
         Ok(plan)
     }
 
-    /// Gives each file the toolgate.toml nearest to it, loading each one once.
+    /// Gives each file the toolgate.toml nearest to it, loading each one once. Folders are
+    /// looked up once each, and a folder's answer is its parent's when it holds no
+    /// toolgate.toml: one `stat` per folder, not one per folder and ancestor.
     fn assign_nearest_configs(&mut self) {
-        let mut by_dir: HashMap<PathBuf, usize> = HashMap::new();
+        let mut found_in: HashMap<PathBuf, Option<PathBuf>> = HashMap::new();
+        let mut index_of: HashMap<Option<PathBuf>, usize> = HashMap::new();
         for i in 0..self.files.len() {
             let dir = self.files[i]
                 .parent()
                 .map(Path::to_path_buf)
                 .unwrap_or_default();
-            let index = match by_dir.get(&dir) {
+            let found = nearest_config(&dir, &mut found_in);
+            let index = match index_of.get(&found) {
                 Some(&k) => k,
                 None => {
-                    let k = self.config_index(&dir);
-                    by_dir.insert(dir, k);
+                    let k = self.config_index(found.clone());
+                    index_of.insert(found, k);
                     k
                 }
             };
@@ -154,13 +158,8 @@ impl Plan {
     }
 
     /// The index of the configuration found upward from `dir`, loaded when new.
-    fn config_index(&mut self, dir: &Path) -> usize {
-        let found = config::find(if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        });
-        let canon = |p: &Option<PathBuf>| p.as_ref().and_then(|p| std::path::absolute(p).ok());
+    fn config_index(&mut self, found: Option<PathBuf>) -> usize {
+        let canon = |p: &Option<PathBuf>| p.as_ref().map(|p| config::absolute(p));
         if let Some(k) = self
             .config_files
             .iter()
@@ -202,6 +201,55 @@ impl Plan {
             config::DEFAULT_INCLUDE.join(", ")
         }
     }
+}
+
+/// The toolgate.toml nearest to the folder `dir` ([`config::find`]), remembering the answer
+/// for `dir` and every folder climbed through on the way.
+fn nearest_config(dir: &Path, memo: &mut HashMap<PathBuf, Option<PathBuf>>) -> Option<PathBuf> {
+    // A path that climbs (`../x`) is not inside the current folder: looked up as it is.
+    if dir
+        .components()
+        .any(|c| matches!(c, std::path::Component::ParentDir))
+    {
+        let start = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        return memo
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| config::find(start))
+            .clone();
+    }
+    let mut climbed: Vec<PathBuf> = Vec::new();
+    let mut at = dir.to_path_buf();
+    let found = loop {
+        if let Some(hit) = memo.get(&at) {
+            break hit.clone();
+        }
+        // Above the first folder of a relative path, the search goes on from the current
+        // folder's absolute path, as config::find does.
+        if at.as_os_str().is_empty() || at == Path::new(".") {
+            let hit = config::find(Path::new("."));
+            climbed.push(at);
+            break hit;
+        }
+        let candidate = at.join(config::FILE_NAME);
+        if candidate.is_file() {
+            climbed.push(at);
+            break Some(config::absolute(&candidate));
+        }
+        let parent = at.parent().map(Path::to_path_buf);
+        climbed.push(at);
+        match parent {
+            Some(p) => at = p,
+            None => break None,
+        }
+    };
+    for d in climbed {
+        memo.insert(d, found.clone());
+    }
+    found
 }
 
 /// Walks each root with the globs of the toolgate.toml found upward from it; `first` is the

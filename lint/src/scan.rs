@@ -128,13 +128,24 @@ pub struct Candidate {
 pub fn candidates(
     text: &str,
     range: Span,
+    keep: impl FnMut(&str, usize) -> bool,
+) -> Vec<Candidate> {
+    candidates_before(text, range, b'(', keep)
+}
+
+/// Like [`candidates`], for every name before an `opener` byte: `(` for calls, `{` for
+/// object-style calls (`create_issue { title: "x" }`).
+pub fn candidates_before(
+    text: &str,
+    range: Span,
+    opener: u8,
     mut keep: impl FnMut(&str, usize) -> bool,
 ) -> Vec<Candidate> {
     let bytes = text.as_bytes();
     let end = range.end.min(bytes.len());
     let start = range.start.min(end);
     let mut out = Vec::new();
-    for open in memchr::memchr_iter(b'(', &bytes[start..end]).map(|i| start + i) {
+    for open in memchr::memchr_iter(opener, &bytes[start..end]).map(|i| start + i) {
         let mut i = open;
         // At most two spaces or tabs between the name and `(`.
         let mut spaces = 0;
@@ -188,7 +199,21 @@ fn after_keyword(bytes: &[u8], floor: usize, name_start: usize) -> bool {
     }
     matches!(
         &bytes[j..word_end],
-        b"def" | b"fn" | b"func" | b"function" | b"class" | b"new" | b"struct" | b"sub" | b"macro"
+        b"def"
+            | b"fn"
+            | b"func"
+            | b"function"
+            | b"class"
+            | b"new"
+            | b"struct"
+            | b"sub"
+            | b"macro"
+            | b"impl"
+            | b"trait"
+            | b"enum"
+            | b"interface"
+            | b"mod"
+            | b"namespace"
     )
 }
 

@@ -25,6 +25,10 @@ pub struct WalkError {
 pub fn collect(paths: &[PathBuf], config: &Config) -> (Vec<PathBuf>, Vec<WalkError>) {
     let found = Mutex::new(Vec::new());
     let errors = Mutex::new(Vec::new());
+    // Skill files, and the folders that hold something else: only a skill whose folder holds
+    // more than its SKILL.md can link a file of its own, so only those are read here.
+    let skills = Mutex::new(Vec::new());
+    let crowded = Mutex::new(Vec::new());
     for root in paths {
         let meta = std::fs::metadata(root);
         match meta {
@@ -70,12 +74,24 @@ pub fn collect(paths: &[PathBuf], config: &Config) -> (Vec<PathBuf>, Vec<WalkErr
         builder.build_parallel().run(|| {
             let found = &found;
             let errors = &errors;
+            let skills = &skills;
+            let crowded = &crowded;
             Box::new(move |entry| {
                 match entry {
                     Ok(e) => {
+                        let skill = e.file_name() == "SKILL.md";
+                        if !skill
+                            && e.depth() > 0
+                            && let Some(parent) = e.path().parent()
+                        {
+                            push(crowded, parent.to_path_buf());
+                        }
                         if e.file_type().is_some_and(|t| t.is_file()) {
                             let rel = config.relative(e.path());
                             if config.include.is_match(&rel) && !config.exclude.is_match(&rel) {
+                                if skill {
+                                    push(skills, e.path().to_path_buf());
+                                }
                                 push(found, e.into_path());
                             }
                         }
@@ -87,12 +103,117 @@ pub fn collect(paths: &[PathBuf], config: &Config) -> (Vec<PathBuf>, Vec<WalkErr
         });
     }
     let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    // A skill's own files (`references/api.md`) are what an agent reads when the skill
+    // links them: they are linted too, unless excluded.
+    let crowded: std::collections::HashSet<PathBuf> = crowded
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .collect();
+    for skill in skills.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        if skill.parent().is_some_and(|d| crowded.contains(d)) {
+            for l in linked_files(&skill) {
+                if !config.exclude.is_match(config.relative(&l)) {
+                    files.push(l);
+                }
+            }
+        }
+    }
     files.sort();
     files.dedup();
     let mut errs = errors.into_inner().unwrap_or_else(|e| e.into_inner());
     errs.sort_by(|a, b| a.path.cmp(&b.path).then(a.message.cmp(&b.message)));
     errs.dedup();
     (files, errs)
+}
+
+/// The Markdown files in the folder of the skill file `skill` (or below it) that it links to
+/// with a relative link: `[the API](references/api.md)`, `[api]: ./references/api.md`. A link
+/// with a scheme, an absolute path, or a path that leaves the skill's folder is not followed.
+pub fn linked_files(skill: &Path) -> Vec<PathBuf> {
+    let Some(dir) = skill.parent() else {
+        return Vec::new();
+    };
+    let Ok(text) = read(skill) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for target in link_targets(&text) {
+        let Some(path) = within(dir, target) else {
+            continue;
+        };
+        let markdown = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"));
+        if markdown && path.is_file() && !out.contains(&path) {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// The targets of a Markdown text's inline links (`](target)`) and link reference
+/// definitions (`[label]: target` at the start of a line), fragments and titles dropped.
+pub fn link_targets(text: &str) -> Vec<&str> {
+    fn clean(raw: &str) -> Option<&str> {
+        let raw = raw.trim();
+        // `<a b.md>` may hold spaces; otherwise a space starts the title.
+        let raw = match raw.strip_prefix('<') {
+            Some(r) => r.split('>').next().unwrap_or(r),
+            None => raw.split([' ', '\t']).next().unwrap_or(raw),
+        };
+        let raw = raw.split(['#', '?']).next().unwrap_or(raw);
+        (!raw.is_empty()).then_some(raw)
+    }
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("](") {
+        let rest = &text[at + 2..];
+        let Some(end) = rest.find([')', '\n']) else {
+            continue;
+        };
+        if let Some(t) = clean(&rest[..end]) {
+            out.push(t);
+        }
+    }
+    for line in text.lines() {
+        let line = line.trim_start();
+        if let Some(rest) = line.strip_prefix('[')
+            && let Some((_, target)) = rest.split_once("]:")
+            && let Some(t) = clean(target)
+        {
+            out.push(t);
+        }
+    }
+    out
+}
+
+/// `dir` joined with the relative link `target`, when it stays inside `dir`.
+fn within(dir: &Path, target: &str) -> Option<PathBuf> {
+    if target.contains("://")
+        || target.starts_with('/')
+        || target.starts_with('\\')
+        || target.contains(':')
+    {
+        return None;
+    }
+    let mut parts: Vec<&std::ffi::OsStr> = Vec::new();
+    for c in Path::new(target).components() {
+        match c {
+            std::path::Component::Normal(p) => parts.push(p),
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                parts.pop()?;
+            }
+            _ => return None,
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let mut path = dir.to_path_buf();
+    path.extend(parts);
+    Some(path)
 }
 
 fn push<T>(m: &Mutex<Vec<T>>, v: T) {
@@ -192,5 +313,36 @@ pub fn read_lossy(path: &Path) -> Result<(String, Option<String>), String> {
             ))
         }
         Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_targets_and_where_they_lead() {
+        let text = "See [the API](references/api.md#calls), [x](<a b.md> \"t\"), [w](https://x.y/z.md).\n[ref]: ./more/notes.md\n";
+        assert_eq!(
+            link_targets(text),
+            [
+                "references/api.md",
+                "a b.md",
+                "https://x.y/z.md",
+                "./more/notes.md"
+            ]
+        );
+        let dir = Path::new("skills/s");
+        assert_eq!(
+            within(dir, "./more/notes.md"),
+            Some(PathBuf::from("skills/s/more/notes.md"))
+        );
+        assert_eq!(within(dir, "../other/SKILL.md"), None);
+        assert_eq!(within(dir, "https://x.y/z.md"), None);
+        assert_eq!(within(dir, "/etc/passwd"), None);
+        assert_eq!(
+            within(dir, "a/../b.md"),
+            Some(PathBuf::from("skills/s/b.md"))
+        );
     }
 }

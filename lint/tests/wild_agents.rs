@@ -127,14 +127,42 @@ fn wild_agent_files_against_github_mcp_server() {
     let mut errors = 0;
     let mut never_existed = 0;
     let mut fixed_files = 0;
+    let mut calls = 0;
     for (path, text, lossy) in &corpus.files {
         let lint = linter.lint_text(path, text, None);
         errors += lint.errors.len();
-        expected += stale_mentions(text, &corpus.stale);
+        calls += lint.calls;
+        if std::env::var_os("WILD_VERBOSE").is_some() {
+            eprintln!("calls: {path}: {}", lint.calls);
+        }
+        let mentions = stale_mentions(text, &corpus.stale);
+        expected += mentions;
+        let found_here = lint
+            .findings
+            .iter()
+            .filter(|f| {
+                f.rule == Rule::UnknownTool
+                    && corpus
+                        .stale
+                        .iter()
+                        .any(|s| Some(s.as_str()) == f.tool.as_deref())
+            })
+            .count();
+        if found_here != mentions {
+            eprintln!("stale mentions in {path}: {mentions}, found {found_here}");
+        }
         for f in &lint.findings {
             let tool = f.tool.as_deref().unwrap_or("");
             match f.rule {
-                Rule::UnknownTool if corpus.stale.iter().any(|s| s == tool) => stale_found += 1,
+                Rule::UnknownTool if corpus.stale.iter().any(|s| s == tool) => {
+                    stale_found += 1;
+                    if std::env::var_os("WILD_VERBOSE").is_some() {
+                        eprintln!(
+                            "stale: {path}:{}:{}: {}",
+                            f.start.line, f.start.column, f.message
+                        );
+                    }
+                }
                 Rule::UnknownTool if surface.tool(tool).is_some() => {
                     false_unknown += 1;
                     eprintln!(
@@ -195,7 +223,7 @@ fn wild_agent_files_against_github_mcp_server() {
         }
     }
     eprintln!(
-        "wild-agents: {} files; stale references in the text {expected}, found {stale_found}; false unknowns (current tools called unknown) {false_unknown}; names github-mcp-server never had {never_existed}; parameter findings {param}; tool-not-allowed {not_allowed}; files --fix rewrote {fixed_files}; could-not-check errors {errors}",
+        "wild-agents: {} files; {calls} calls checked; stale references in the text {expected}, found {stale_found}; false unknowns (current tools called unknown) {false_unknown}; names github-mcp-server never had {never_existed}; parameter findings {param}; tool-not-allowed {not_allowed}; files --fix rewrote {fixed_files}; could-not-check errors {errors}",
         corpus.files.len()
     );
     assert_eq!(errors, 0, "exit 2 would follow");

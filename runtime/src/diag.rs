@@ -75,6 +75,7 @@ pub struct SourceText {
 #[derive(Debug, Default)]
 pub struct Ctxt {
     errors: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
 }
 
 impl Ctxt {
@@ -93,6 +94,31 @@ impl Ctxt {
         });
     }
 
+    /// Records a warning at `pointer` inside `source`: something a catalog may hold (an
+    /// annotation no vocabulary defines, a default its own schema refuses) that is still
+    /// worth saying. Warnings never fail a load.
+    pub fn warn_at(&mut self, source: &SourceText, pointer: &Pointer, message: impl Into<String>) {
+        self.warnings.push(Diagnostic {
+            path: source.path.clone(),
+            position: locate(&source.text, pointer),
+            pointer: Some(pointer.clone()),
+            message: message.into(),
+        });
+    }
+
+    /// The warnings recorded so far, sorted, duplicates removed (they stay recorded).
+    pub fn warnings(&self) -> Vec<Diagnostic> {
+        let mut w = self.warnings.clone();
+        w.sort();
+        w.dedup();
+        w
+    }
+
+    /// Moves the warnings of `other` into this collector.
+    pub fn take_warnings(&mut self, other: &mut Vec<Diagnostic>) {
+        self.warnings.append(other);
+    }
+
     /// Records an error about a whole file, or at a position already known.
     pub fn file(&mut self, path: &Path, position: Option<Position>, message: impl Into<String>) {
         self.errors.push(Diagnostic {
@@ -101,6 +127,11 @@ impl Ctxt {
             pointer: None,
             message: message.into(),
         });
+    }
+
+    /// How many errors have been recorded.
+    pub fn error_count(&self) -> usize {
+        self.errors.len()
     }
 
     /// Whether nothing has been recorded.

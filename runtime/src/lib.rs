@@ -33,6 +33,7 @@ pub mod diag;
 pub mod json;
 pub mod locate;
 pub mod model;
+pub mod subset;
 pub mod validate;
 
 use std::borrow::Cow;

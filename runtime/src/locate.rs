@@ -48,10 +48,35 @@ impl Pointer {
         let rest = rest.strip_prefix('/')?;
         Some(Pointer(
             rest.split('/')
-                .map(|s| Seg::Key(s.replace("~1", "/").replace("~0", "~")))
+                .map(|s| Seg::Key(percent_decode(s).replace("~1", "/").replace("~0", "~")))
                 .collect(),
         ))
     }
+}
+
+/// Decodes the `%XX` escapes of a URI fragment (`percent%25field` is `percent%field`); an
+/// escape that does not decode to UTF-8 is kept as written.
+fn percent_decode(s: &str) -> String {
+    if !s.contains('%') {
+        return s.to_string();
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
 }
 
 impl fmt::Display for Pointer {

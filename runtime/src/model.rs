@@ -9,7 +9,143 @@ use std::collections::BTreeSet;
 use crate::diag::{Ctxt, SourceText};
 use crate::json::{Map, Number, Value};
 use crate::locate::{Pointer, Seg};
+use crate::subset::{Dialect, check_type, strip, validation_shape};
 use crate::validate;
+
+/// Whether `literal` could pass keyword `key` of value `v` (a raw keyword of `extra`).
+fn raw_admits(key: &str, v: &Value, literal: &Value) -> bool {
+    match key {
+        "const" => v == literal,
+        "enum" => v.as_array().is_none_or(|e| e.contains(literal)),
+        "type" => check_type(v).map_or(true, |types| {
+            types.iter().any(|t| {
+                *t == literal.type_name() || (*t == "number" && literal.type_name() == "integer")
+            })
+        }),
+        "anyOf" | "oneOf" => v
+            .as_array()
+            .is_none_or(|alts| alts.iter().any(|a| raw_schema_admits(a, literal))),
+        "allOf" => v
+            .as_array()
+            .is_none_or(|alts| alts.iter().all(|a| raw_schema_admits(a, literal))),
+        _ => true,
+    }
+}
+
+/// The strings raw keyword `key` of value `v` limits a value to, if it does.
+fn raw_strings(key: &str, v: &Value) -> Option<Vec<String>> {
+    match key {
+        "const" => v.as_str().map(|s| vec![s.to_string()]),
+        "enum" => v
+            .as_array()?
+            .iter()
+            .map(|x| x.as_str().map(str::to_string))
+            .collect(),
+        "anyOf" | "oneOf" => {
+            let mut out = Vec::new();
+            for alt in v.as_array()? {
+                let strings = alt
+                    .as_object()?
+                    .iter()
+                    .find_map(|(k, v)| raw_strings(k, v))?;
+                out.extend(strings);
+            }
+            Some(out)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `literal` could match the raw schema `schema` (see [`Schema::admits_literal`]).
+fn raw_schema_admits(schema: &Value, literal: &Value) -> bool {
+    match schema {
+        Value::Bool(b) => *b,
+        Value::Object(o) => o.iter().all(|(k, v)| raw_admits(k, v, literal)),
+        _ => true,
+    }
+}
+
+/// Warns about each name of an object's `required` that `properties` does not declare
+/// (legal JSON Schema, and often a mistake); `false` when there is one, so `required` is
+/// kept raw.
+fn required_all_declared(obj: &Map, at: &Pointer, parser: &mut SchemaParser<'_>) -> bool {
+    let declared = props_of(obj);
+    let has_declaring = DECLARING_KEYS.iter().any(|k| obj.contains_key(k));
+    let mut ok = true;
+    if let Some(Value::Array(req)) = obj.get("required") {
+        for (i, r) in req.iter().enumerate() {
+            if let Some(name) = r.as_str()
+                && !declared.contains(name)
+            {
+                ok = false;
+                if !has_declaring {
+                    parser.warn(
+                        &at.index(i),
+                        format!("required field `{name}` is not declared in `properties`"),
+                    );
+                }
+            }
+        }
+    }
+    ok
+}
+
+/// Whether an `if`/`then` has the one shape the typed model holds:
+/// `"if": {"properties": {F: {"const": V}}, "required": [F]}, "then": {"required": [...]}`,
+/// every field declared, at least one tested and one required.
+fn conditional_fits(obj: &Map, when: &Value, then: &Value, declared: &BTreeSet<&str>) -> bool {
+    let (Some(w), Some(t)) = (when.as_object(), then.as_object()) else {
+        return false;
+    };
+    if w.keys().any(|k| k != "properties" && k != "required") || t.keys().any(|k| k != "required") {
+        return false;
+    }
+    let Some(Value::Object(props)) = w.get("properties") else {
+        return false;
+    };
+    let names = |v: Option<&Value>| -> Option<Vec<String>> {
+        v?.as_array()?
+            .iter()
+            .map(|x| x.as_str().map(str::to_string))
+            .collect()
+    };
+    let (Some(req), Some(then_req)) = (names(w.get("required")), names(t.get("required"))) else {
+        return false;
+    };
+    let consts_ok = !props.is_empty()
+        && props.iter().all(|(f, c)| {
+            declared.contains(f)
+                && req.iter().any(|r| r == f)
+                && c.as_object()
+                    .is_some_and(|c| c.len() == 1 && c.contains_key("const"))
+                && const_can_match(obj, f, c)
+        });
+    consts_ok
+        && req.iter().all(|r| props.contains_key(r))
+        && !then_req.is_empty()
+        && then_req.iter().all(|r| declared.contains(r.as_str()))
+}
+
+/// Whether the constant tested for `field` is one its declared schema could hold (a string
+/// against a string enum: one of its values; otherwise not ruled out).
+fn const_can_match(obj: &Map, field: &str, c: &Value) -> bool {
+    let Some(value) = c.as_object().and_then(|c| c.get("const")) else {
+        return false;
+    };
+    let Some(prop) = obj
+        .get("properties")
+        .and_then(Value::as_object)
+        .and_then(|p| p.get(field))
+        .and_then(Value::as_object)
+    else {
+        return true;
+    };
+    match (prop.get("type").and_then(Value::as_str), prop.get("enum")) {
+        (Some("string"), Some(Value::Array(values))) => values.contains(value),
+        (Some("string"), _) => value.as_str().is_some(),
+        _ => true,
+    }
+}
 
 /// A schema of the accepted subset, with every `$ref` resolved.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,8 +156,18 @@ pub struct Schema {
     pub description: Option<String>,
     /// `default`
     pub default: Option<Value>,
-    /// What values the schema accepts.
+    /// What values the schema accepts, as far as the typed model holds it.
     pub kind: Kind,
+    /// Keywords of the accepted subset that the typed model does not hold (`anyOf`, `const`,
+    /// `pattern`, a `type` list, ...), in authored order, `$ref`s inlined (a recursive one
+    /// kept): served, validated at run time by the jsonschema-backed validator of
+    /// `toolgate-schema`, and refused by codegen naming the keyword. The typed validator
+    /// ([`crate::validate`]) does not look at them.
+    pub extra: Vec<(String, Value)>,
+    /// Annotations kept and served but never validated: `$schema`, `$comment`, `format`,
+    /// `examples`, `deprecated`, `readOnly`, `writeOnly`, keys no vocabulary defines
+    /// (`x-...`, OpenAPI's `nullable`), and a default its own schema refuses.
+    pub annotations: Vec<(String, Value)>,
 }
 
 /// The type-specific part of a [`Schema`].
@@ -196,7 +342,75 @@ impl Schema {
             description: None,
             default: None,
             kind: Kind::Any,
+            extra: Vec::new(),
+            annotations: Vec::new(),
         }
+    }
+
+    /// Every keyword the typed model does not hold, here and in nested schemas, each with
+    /// its place relative to this schema (`/properties/q/pattern`): what codegen cannot
+    /// type yet.
+    pub fn untyped_keywords(&self) -> Vec<(String, Pointer)> {
+        let mut out: Vec<(String, Pointer)> = self
+            .extra
+            .iter()
+            .map(|(k, _)| (k.clone(), Pointer::root().key(k)))
+            .collect();
+        let nested: Vec<(Pointer, &Schema)> = match &self.kind {
+            Kind::Array(a) => a
+                .items
+                .iter()
+                .map(|i| (Pointer::root().key("items"), i.as_ref()))
+                .collect(),
+            Kind::Object(o) => {
+                let mut v: Vec<(Pointer, &Schema)> = o
+                    .properties
+                    .iter()
+                    .map(|(n, s)| (Pointer::root().key("properties").key(n), s))
+                    .collect();
+                if let Additional::Schema(s) = &o.additional {
+                    v.push((Pointer::root().key("additionalProperties"), s));
+                }
+                v
+            }
+            _ => Vec::new(),
+        };
+        for (at, s) in nested {
+            for (k, inner) in s.untyped_keywords() {
+                let mut p = at.clone();
+                p.0.extend(inner.0);
+                out.push((k, p));
+            }
+        }
+        out
+    }
+
+    /// The strings this schema is limited to, when it is: a string `enum`, or a `const`,
+    /// an `enum`, or `anyOf`/`oneOf` alternatives of those kept raw (what the lint offers
+    /// as the allowed values of a field).
+    pub fn allowed_strings(&self) -> Option<Vec<String>> {
+        if let Some(values) = self.enum_values() {
+            return Some(values.to_vec());
+        }
+        self.extra.iter().find_map(|(k, v)| raw_strings(k, v))
+    }
+
+    /// Whether a literal could match this schema, judged only from what a literal can show
+    /// (its type, `const` and `enum`), never from patterns or bounds: what the lint checks a
+    /// literal in an agent file against. `true` when unsure.
+    pub fn admits_literal(&self, literal: &Value) -> bool {
+        let typed_ok = match (&self.kind, literal) {
+            (Kind::Any, _) => true,
+            (Kind::Boolean, Value::Bool(_)) => true,
+            (Kind::String(r), Value::String(s)) => {
+                r.enum_values.as_ref().is_none_or(|e| e.contains(s))
+            }
+            (Kind::Integer(_), Value::Number(n)) => n.is_integer(),
+            (Kind::Number(_), Value::Number(_)) => true,
+            (Kind::Array(_), Value::Array(_)) | (Kind::Object(_), Value::Object(_)) => true,
+            _ => false,
+        };
+        typed_ok && self.extra.iter().all(|(k, v)| raw_admits(k, v, literal))
     }
 
     /// The object rules, when this is an object schema.
@@ -327,6 +541,11 @@ impl Schema {
                 }
             }
         }
+        for (k, v) in self.extra.iter().chain(&self.annotations) {
+            if k != "$comment" {
+                m.insert(k.clone(), v.clone());
+            }
+        }
         Value::Object(m)
     }
 }
@@ -353,18 +572,15 @@ pub struct SchemaParser<'a> {
     pub document_at: Pointer,
     /// Where errors go.
     pub cx: &'a mut Ctxt,
-    stack: Vec<Pointer>,
+    /// The dialect, from the root `$schema` ([`SchemaParser::parse_root`] sets it).
+    pub dialect: Dialect,
+    /// Whether a `$ref` was found to be recursive (kept as a reference, so the schema is not
+    /// self-contained once resolved).
+    pub recursive: bool,
+    pub(crate) stack: Vec<Pointer>,
     cycles: BTreeSet<Vec<Pointer>>,
 }
 
-const ANY_KEYS: &[&str] = &[
-    "description",
-    "title",
-    "default",
-    "$ref",
-    "$defs",
-    "$comment",
-];
 const STRING_KEYS: &[&str] = &["enum", "minLength", "maxLength"];
 const NUMBER_KEYS: &[&str] = &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
 const ARRAY_KEYS: &[&str] = &["items", "minItems", "maxItems"];
@@ -374,6 +590,17 @@ const OBJECT_KEYS: &[&str] = &[
     "additionalProperties",
     "if",
     "then",
+];
+/// Keywords beside which `required` may name properties `properties` does not declare.
+const DECLARING_KEYS: &[&str] = &[
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "patternProperties",
+    "if",
+    "dependentSchemas",
+    "dependencies",
+    "not",
 ];
 
 impl<'a> SchemaParser<'a> {
@@ -389,6 +616,8 @@ impl<'a> SchemaParser<'a> {
             document,
             document_at,
             cx,
+            dialect: Dialect::default(),
+            recursive: false,
             stack: Vec::new(),
             cycles: BTreeSet::new(),
         }
@@ -396,22 +625,8 @@ impl<'a> SchemaParser<'a> {
 
     /// Parses the whole document as a root schema, which must be `"type": "object"`.
     pub fn parse_root(&mut self) -> Option<Schema> {
-        let document = self.document;
         let at = self.document_at.clone();
-        if let Some(defs) = document.as_object().and_then(|m| m.get("$defs")) {
-            match defs {
-                Value::Object(defs) => {
-                    for (name, def) in defs.iter() {
-                        let p = at.key("$defs").key(name);
-                        self.stack.push(p.clone());
-                        self.parse(def, &p, false);
-                        self.stack.pop();
-                    }
-                }
-                _ => self.err(&at.key("$defs"), "`$defs` must be an object of schemas"),
-            }
-        }
-        let schema = self.parse(document, &at, true)?;
+        let schema = self.parse_document(true)?;
         if !matches!(schema.kind, Kind::Object(_)) {
             self.err(
                 &at,
@@ -425,219 +640,336 @@ impl<'a> SchemaParser<'a> {
         Some(schema)
     }
 
-    fn err(&mut self, at: &Pointer, message: impl Into<String>) {
+    /// Parses the whole document as a schema of any type (`$schema` read, `$defs` and
+    /// `definitions` checked): the root of a tool schema without its object requirement,
+    /// for a schema that is not a tool's (the JSON-Schema-Test-Suite's). A boolean document
+    /// is accepted unless `object_only`.
+    pub fn parse_document(&mut self, object_only: bool) -> Option<Schema> {
+        let document = self.document;
+        let at = self.document_at.clone();
+        if let Some(uri) = document.as_object().and_then(|m| m.get("$schema")) {
+            match uri.as_str().and_then(Dialect::from_uri) {
+                Some(d) => self.dialect = d,
+                None => self.err(
+                    &at.key("$schema"),
+                    format!(
+                        "`$schema` {uri} is outside the accepted subset (accepted: https://json-schema.org/draft/2020-12/schema and http://json-schema.org/draft-07/schema#)"
+                    ),
+                ),
+            }
+        }
+        // Definitions are checked on their own; only a recursion reached from the root
+        // makes the schema recursive.
+        let reached = self.recursive;
+        for key in ["$defs", "definitions"] {
+            if let Some(defs) = document.as_object().and_then(|m| m.get(key)) {
+                match defs {
+                    Value::Object(defs) => {
+                        for (name, def) in defs.iter() {
+                            let p = at.key(key).key(name);
+                            self.stack.push(p.clone());
+                            self.parse(def, &p, false);
+                            self.stack.pop();
+                        }
+                    }
+                    _ => self.err(
+                        &at.key(key),
+                        format!("`{key}` must be an object of schemas"),
+                    ),
+                }
+            }
+        }
+        self.recursive = reached;
+        if !object_only && let Value::Bool(_) = document {
+            return self.parse(document, &at, false);
+        }
+        self.parse(document, &at, true)
+    }
+
+    pub(crate) fn err(&mut self, at: &Pointer, message: impl Into<String>) {
         self.cx.at(self.source, at, message);
     }
 
-    /// Parses one schema at `at` (a pointer inside the file).
+    pub(crate) fn warn(&mut self, at: &Pointer, message: impl Into<String>) {
+        self.cx.warn_at(self.source, at, message);
+    }
+
+    /// Parses one schema at `at` (a pointer inside the file): what the typed model holds goes
+    /// into its [`Kind`], every other keyword of the subset into [`Schema::extra`], and
+    /// annotations into [`Schema::annotations`].
     pub fn parse(&mut self, value: &Value, at: &Pointer, is_root: bool) -> Option<Schema> {
-        let Value::Object(obj) = value else {
-            self.err(
-                at,
-                format!(
-                    "a schema must be a JSON object, found {}",
-                    value.type_name()
-                ),
-            );
-            return None;
+        let obj = match value {
+            Value::Object(obj) => obj,
+            Value::Bool(b) if !is_root => {
+                let mut s = Schema::any();
+                if !b {
+                    s.extra.push(("not".to_string(), Value::Object(Map::new())));
+                }
+                return Some(s);
+            }
+            _ => {
+                self.err(
+                    at,
+                    format!(
+                        "a schema must be a JSON object, found {}",
+                        value.type_name()
+                    ),
+                );
+                return None;
+            }
         };
         if let Some(reference) = obj.get("$ref") {
             return self.parse_ref(obj, reference, at);
         }
-        let mut ok = true;
-        let title = self.opt_string(obj, "title", at, &mut ok);
-        let description = self.opt_string(obj, "description", at, &mut ok);
-        if let Some(c) = obj.get("$comment")
-            && c.as_str().is_none()
-        {
-            self.err(&at.key("$comment"), "`$comment` must be a string");
-        }
-        if !is_root && obj.contains_key("$defs") {
-            self.err(
-                &at.key("$defs"),
-                "`$defs` is accepted only at the root of a schema",
-            );
-            ok = false;
-        }
-        let ty = match obj.get("type") {
+        let ty: Option<&str> = match obj.get("type") {
             None => None,
-            Some(Value::String(t)) => match t.as_str() {
-                "object" | "string" | "integer" | "number" | "boolean" | "array" => {
-                    Some(t.as_str())
-                }
-                "null" => {
-                    self.err(
-                        &at.key("type"),
-                        "`\"type\": \"null\"` is outside the accepted subset; leave the field optional instead",
-                    );
-                    return None;
-                }
-                other => {
-                    self.err(
-                        &at.key("type"),
-                        format!(
-                            "unknown type `{other}` (accepted: object, string, integer, number, boolean, array)"
-                        ),
-                    );
+            Some(Value::String(t))
+                if matches!(
+                    t.as_str(),
+                    "object" | "string" | "integer" | "number" | "boolean" | "array"
+                ) =>
+            {
+                Some(t.as_str())
+            }
+            Some(v) => match check_type(v) {
+                Ok(_) => None,
+                Err(m) => {
+                    self.err(&at.key("type"), m);
                     return None;
                 }
             },
-            Some(Value::Array(_)) => {
-                self.err(
-                    &at.key("type"),
-                    "`type` as a list is outside the accepted subset; use one type",
-                );
-                return None;
-            }
-            Some(other) => {
-                self.err(
-                    &at.key("type"),
-                    format!("`type` must be a string, found {}", other.type_name()),
-                );
-                return None;
-            }
         };
-        let allowed: &[&str] = match ty {
-            None => &[],
-            Some("string") => STRING_KEYS,
-            Some("integer" | "number") => NUMBER_KEYS,
-            Some("array") => ARRAY_KEYS,
-            Some("object") => OBJECT_KEYS,
-            _ => &[],
-        };
-        for key in obj.keys() {
-            if key == "type" || ANY_KEYS.contains(&key) || allowed.contains(&key) {
-                continue;
+        let typed = self.typed_keys(obj, ty);
+        let mut typed_obj = Map::new();
+        let mut extra = Vec::new();
+        let mut annotations = Vec::new();
+        let mut ok = true;
+        let mut title = None;
+        let mut description = None;
+        for (key, v) in obj.iter() {
+            let p = at.key(key);
+            match key {
+                "type" => {
+                    if ty.is_none() {
+                        extra.push((key.to_string(), v.clone()));
+                    }
+                }
+                "title" => title = self.opt_string(obj, key, at, &mut ok),
+                "description" => description = self.opt_string(obj, key, at, &mut ok),
+                "default" => {}
+                "$defs" | "definitions" if is_root => {}
+                "$schema" if is_root => annotations.push((key.to_string(), v.clone())),
+                k if typed.contains(&k) => typed_obj.insert(k, v.clone()),
+                "required" if ty == Some("object") && !required_all_declared(obj, &p, self) => {
+                    if let Some(kept) = self.raw_keyword(obj, key, v, at) {
+                        extra.push((key.to_string(), kept));
+                    }
+                }
+                k => {
+                    if validation_shape(k, self.dialect).is_some()
+                        && let Some(owner) = keyword_owner(k)
+                        && ty.is_some()
+                    {
+                        self.warn(
+                            &p,
+                            format!(
+                                "keyword `{k}` applies to {owner}, but this schema is a {}: it has no effect",
+                                ty.unwrap_or("value")
+                            ),
+                        );
+                    }
+                    let is_validation = validation_shape(k, self.dialect).is_some();
+                    if let Some(kept) = self.raw_keyword(obj, k, v, at) {
+                        if is_validation {
+                            extra.push((k.to_string(), kept));
+                        } else {
+                            annotations.push((k.to_string(), kept));
+                        }
+                    }
+                }
             }
-            ok = false;
-            let message = if let Some(owner) = keyword_owner(key) {
-                format!(
-                    "keyword `{key}` applies to {owner}, but this schema is {}",
-                    ty.map_or_else(|| "untyped (any value)".to_string(), |t| format!("a {t}"))
-                )
-            } else {
-                let mut accepted: Vec<&str> = ANY_KEYS.to_vec();
-                accepted.push("type");
-                accepted.extend_from_slice(allowed);
-                format!(
-                    "keyword `{key}` is outside the accepted JSON Schema subset (accepted here: {})",
-                    accepted.join(", ")
-                )
-            };
-            self.err(&at.key(key), message);
         }
         let kind = match ty {
             None => Kind::Any,
             Some("boolean") => Kind::Boolean,
-            Some("string") => Kind::String(self.string_rules(obj, at, &mut ok)),
-            Some("integer") => Kind::Integer(self.number_rules(obj, at, &mut ok)),
-            Some("number") => Kind::Number(self.number_rules(obj, at, &mut ok)),
-            Some("array") => Kind::Array(self.array_rules(obj, at, &mut ok)?),
-            Some("object") => Kind::Object(self.object_rules(obj, at, &mut ok)?),
+            Some("string") => Kind::String(self.string_rules(&typed_obj, at, &mut ok)),
+            Some("integer") => Kind::Integer(self.number_rules(&typed_obj, at, &mut ok)),
+            Some("number") => Kind::Number(self.number_rules(&typed_obj, at, &mut ok)),
+            Some("array") => Kind::Array(self.array_rules(&typed_obj, at, &mut ok)?),
+            Some("object") => Kind::Object(self.object_rules(&typed_obj, at, &mut ok)?),
             Some(_) => return None,
         };
-        let schema = Schema {
+        let mut schema = Schema {
             title,
             description,
             default: obj.get("default").cloned(),
             kind,
+            extra,
+            annotations,
         };
-        if let Some(default) = &schema.default {
-            let mut without_default = schema.clone();
-            without_default.default = None;
-            if let Some(v) = validate::validate_value(&without_default, default, "the default")
-                .into_iter()
-                .next()
-            {
-                self.err(
-                    &at.key("default"),
-                    format!("the default does not match the schema: {}", v.message),
-                );
-                ok = false;
-            }
-        }
+        self.check_default(&mut schema, at);
         // An error is recorded in `cx`; the schema is still returned so that checks of the
         // enclosing schema do not cascade into errors that only restate this one.
         let _ = ok;
         Some(schema)
     }
 
-    fn parse_ref(&mut self, obj: &Map, reference: &Value, at: &Pointer) -> Option<Schema> {
-        for key in obj.keys() {
-            if !matches!(
-                key,
-                "$ref" | "description" | "title" | "default" | "$comment"
-            ) {
-                self.err(
-                    &at.key(key),
-                    format!(
-                        "keyword `{key}` beside `$ref` is outside the accepted subset (only description, title and default may override)"
-                    ),
-                );
-                return None;
+    /// Which keywords of `obj` the typed kind of `ty` holds; the rest are raw.
+    fn typed_keys(&self, obj: &Map, ty: Option<&str>) -> Vec<&'static str> {
+        let mut keys: Vec<&'static str> = match ty {
+            Some("string") => STRING_KEYS.to_vec(),
+            Some("integer" | "number") => NUMBER_KEYS.to_vec(),
+            Some("array") => ARRAY_KEYS.to_vec(),
+            Some("object") => OBJECT_KEYS.to_vec(),
+            _ => Vec::new(),
+        };
+        let keep = |k: &str, fits: bool, keys: &mut Vec<&'static str>| {
+            if !fits {
+                keys.retain(|x| *x != k);
             }
+        };
+        if let Some(e) = obj.get("enum") {
+            let fits = match e {
+                Value::Array(items) if !items.is_empty() => {
+                    let strings: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+                    let distinct: BTreeSet<&str> = strings.iter().copied().collect();
+                    strings.len() == items.len() && distinct.len() == items.len()
+                }
+                _ => true,
+            };
+            keep("enum", fits, &mut keys);
         }
+        if let Some(items) = obj.get("items") {
+            keep("items", !matches!(items, Value::Array(_)), &mut keys);
+        }
+        if ty == Some("object") {
+            let declared = props_of(obj);
+            let has_declaring = DECLARING_KEYS.iter().any(|k| obj.contains_key(k));
+            if let Some(Value::Array(req)) = obj.get("required") {
+                let all_declared = req
+                    .iter()
+                    .all(|r| r.as_str().is_some_and(|n| declared.contains(n)));
+                keep("required", all_declared, &mut keys);
+                let _ = has_declaring;
+            }
+            let fits = match (obj.get("if"), obj.get("then")) {
+                (Some(w), Some(t)) => {
+                    !obj.contains_key("else") && conditional_fits(obj, w, t, &declared)
+                }
+                _ => false,
+            };
+            keep("if", fits, &mut keys);
+            keep("then", fits, &mut keys);
+        }
+        keys
+    }
+
+    /// A default its own schema refuses is accepted, as clients accept it, with a warning;
+    /// the typed model drops it (generated code could not hold it), the served schema keeps it.
+    fn check_default(&mut self, schema: &mut Schema, at: &Pointer) {
+        let Some(default) = schema.default.clone() else {
+            return;
+        };
+        let mut without_default = schema.clone();
+        without_default.default = None;
+        if let Some(v) = validate::validate_value(&without_default, &default, "the default")
+            .into_iter()
+            .next()
+        {
+            self.warn(
+                &at.key("default"),
+                format!(
+                    "the default does not match the schema: {}; it is served as written, and generated code ignores it",
+                    v.message
+                ),
+            );
+            schema.default = None;
+            schema.annotations.push(("default".to_string(), default));
+        }
+    }
+
+    fn parse_ref(&mut self, obj: &Map, reference: &Value, at: &Pointer) -> Option<Schema> {
         let Some(text) = reference.as_str() else {
             self.err(&at.key("$ref"), "`$ref` must be a string");
             return None;
         };
-        let Some(target) = Pointer::parse_fragment(text) else {
-            self.err(
-                &at.key("$ref"),
-                format!(
-                    "`$ref` \"{text}\" is not a local reference; only references into the same file (`#/$defs/name`) are accepted"
-                ),
-            );
-            return None;
-        };
-        let Some(value) = walk(self.document, &target) else {
-            self.err(
-                &at.key("$ref"),
-                format!("`$ref` \"{text}\" points at nothing in this file"),
-            );
-            return None;
-        };
-        let mut target_at = self.document_at.clone();
-        target_at.0.extend(target.0.iter().cloned());
-        if let Some(start) = self.stack.iter().position(|p| *p == target_at) {
-            // Report each cycle once, from its smallest member, whichever member the walk
-            // entered it by.
-            let mut members: Vec<Pointer> = self.stack[start..].to_vec();
-            let first = members
-                .iter()
-                .enumerate()
-                .min_by(|a, b| a.1.cmp(b.1))
-                .map_or(0, |(i, _)| i);
-            members.rotate_left(first);
-            if self.cycles.insert(members.clone()) {
-                let names: Vec<String> = members
-                    .iter()
-                    .chain(members.first())
-                    .map(|p| format!("#{}", strip_prefix(p, &self.document_at)))
-                    .collect();
-                let at = members[0].key("$ref");
-                self.err(&at, format!("`$ref` cycle: {}", names.join(" -> ")));
+        let target_at = self.ref_target(text, &at.key("$ref"))?;
+        let value = walk(self.document, &strip(&target_at, &self.document_at))?;
+        let mut schema = if let Some(start) = self.stack.iter().position(|p| *p == target_at) {
+            let members: Vec<Pointer> = self.stack[start..].to_vec();
+            let only_refs = members.iter().all(|m| {
+                walk(self.document, &strip(m, &self.document_at))
+                    .and_then(Value::as_object)
+                    .is_some_and(|o| o.contains_key("$ref"))
+            });
+            if only_refs {
+                self.report_cycle(members);
+                return None;
             }
-            return None;
-        }
-        self.stack.push(target_at.clone());
-        let resolved = self.parse(value, &target_at, false);
-        self.stack.pop();
-        let mut schema = resolved?;
+            // A recursive definition: the typed model cannot hold it; it stays a reference.
+            self.recursive = true;
+            let mut s = Schema::any();
+            s.extra.push(("$ref".to_string(), reference.clone()));
+            s
+        } else {
+            self.stack.push(target_at.clone());
+            let resolved = self.parse(value, &target_at, false);
+            self.stack.pop();
+            resolved?
+        };
         let mut ok = true;
-        if let Some(d) = self.opt_string(obj, "description", at, &mut ok) {
-            schema.description = Some(d);
+        for (key, v) in obj.iter() {
+            match key {
+                "$ref" => {}
+                "description" => {
+                    if let Some(d) = self.opt_string(obj, key, at, &mut ok) {
+                        schema.description = Some(d);
+                    }
+                }
+                "title" => {
+                    if let Some(t) = self.opt_string(obj, key, at, &mut ok) {
+                        schema.title = Some(t);
+                    }
+                }
+                "default" => {
+                    schema.default = Some(v.clone());
+                    schema.annotations.retain(|(k, _)| k != "default");
+                }
+                k => {
+                    let is_validation = validation_shape(k, self.dialect).is_some();
+                    if let Some(kept) = self.raw_keyword(obj, k, v, at) {
+                        if is_validation {
+                            schema.extra.push((k.to_string(), kept));
+                        } else {
+                            schema.annotations.push((k.to_string(), kept));
+                        }
+                    }
+                }
+            }
         }
-        if let Some(t) = self.opt_string(obj, "title", at, &mut ok) {
-            schema.title = Some(t);
-        }
-        if let Some(d) = obj.get("default") {
-            schema.default = Some(d.clone());
-        }
-        let _ = ok;
+        self.check_default(&mut schema, at);
         Some(schema)
     }
 
+    fn report_cycle(&mut self, mut members: Vec<Pointer>) {
+        // Report each cycle once, from its smallest member, whichever member the walk
+        // entered it by.
+        let first = members
+            .iter()
+            .enumerate()
+            .min_by(|a, b| a.1.cmp(b.1))
+            .map_or(0, |(i, _)| i);
+        members.rotate_left(first);
+        if self.cycles.insert(members.clone()) {
+            let names: Vec<String> = members
+                .iter()
+                .chain(members.first())
+                .map(|p| format!("#{}", strip(p, &self.document_at)))
+                .collect();
+            let at = members[0].key("$ref");
+            self.err(&at, format!("`$ref` cycle: {}", names.join(" -> ")));
+        }
+    }
     fn opt_string(&mut self, obj: &Map, key: &str, at: &Pointer, ok: &mut bool) -> Option<String> {
         match obj.get(key)? {
             Value::String(s) => Some(s.clone()),
@@ -1014,10 +1346,6 @@ fn props_of(obj: &Map) -> BTreeSet<&str> {
         .unwrap_or_default()
 }
 
-fn strip_prefix(p: &Pointer, prefix: &Pointer) -> Pointer {
-    Pointer(p.0.iter().skip(prefix.0.len()).cloned().collect())
-}
-
 /// Follows `pointer` inside `value`.
 pub fn walk<'v>(value: &'v Value, pointer: &Pointer) -> Option<&'v Value> {
     let mut cur = value;
@@ -1090,15 +1418,95 @@ mod tests {
     #[test]
     fn reports_every_error_with_position() {
         let (_, errors) = parse(
-            "{\"type\":\"object\",\n \"properties\":{\"a\":{\"type\":\"string\",\"pattern\":\"x\"},\n \"b\":{\"oneOf\":[]}},\n \"required\":[\"c\"]}",
+            "{\"type\":\"object\",\n \"properties\":{\"a\":{\"type\":\"string\",\"$id\":\"x\"},\n \"b\":{\"oneOf\":[]}},\n \"required\":[\"c\"]}",
         );
         assert_eq!(
             errors,
             vec![
-                "t.json:2:37: at /properties/a/pattern: keyword `pattern` is outside the accepted JSON Schema subset (accepted here: description, title, default, $ref, $defs, $comment, type, enum, minLength, maxLength)",
-                "t.json:3:7: at /properties/b/oneOf: keyword `oneOf` is outside the accepted JSON Schema subset (accepted here: description, title, default, $ref, $defs, $comment, type)",
-                "t.json:4:14: at /required/0: required field `c` is not declared in `properties`",
+                "t.json:2:37: at /properties/a/$id: keyword `$id`: `$id` (schema identifiers and remote resolution) is outside the accepted subset",
+                "t.json:3:7: at /properties/b/oneOf: `oneOf` must be a non-empty array of schemas",
             ]
+        );
+        // A required field `properties` does not declare is legal JSON Schema: a warning.
+        let (_, _, warnings) = parse_warn(r#"{"type":"object","required":["c"]}"#);
+        assert_eq!(
+            warnings,
+            vec!["t.json:1:30: at /required/0: required field `c` is not declared in `properties`"]
+        );
+    }
+
+    fn parse_warn(text: &str) -> (Option<Schema>, Vec<String>, Vec<String>) {
+        let source = SourceText {
+            path: PathBuf::from("t.json"),
+            text: text.to_string(),
+        };
+        let doc: Value = serde_json::from_str(text).unwrap();
+        let mut cx = Ctxt::new();
+        let schema = SchemaParser::new(&source, &doc, Pointer::root(), &mut cx).parse_root();
+        let warnings = cx.warnings().iter().map(ToString::to_string).collect();
+        let errors = match cx.finish(()) {
+            Ok(()) => Vec::new(),
+            Err(e) => e.0.iter().map(ToString::to_string).collect(),
+        };
+        (schema, errors, warnings)
+    }
+
+    #[test]
+    fn keeps_what_the_typed_model_does_not_hold() {
+        let (schema, errors, warnings) = parse_warn(
+            r##"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
+                "properties":{"a":{"anyOf":[{"type":"string"},{"type":"null"}],"x-ui":1},
+                "b":{"type":"string","pattern":"^a","format":"uri","nullable":true},
+                "c":{"type":["integer","null"]},"d":{"const":3}},"propertyNames":{"pattern":"^[a-z]$"}}"##,
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(
+            warnings[0].contains("`x-ui` is not a JSON Schema keyword"),
+            "{warnings:?}"
+        );
+        let schema = schema.unwrap();
+        let obj = schema.as_object().unwrap();
+        assert_eq!(obj.property("a").unwrap().extra[0].0, "anyOf");
+        assert_eq!(obj.property("b").unwrap().extra[0].0, "pattern");
+        assert_eq!(schema.extra[0].0, "propertyNames");
+        let untyped: Vec<(String, String)> = schema
+            .untyped_keywords()
+            .into_iter()
+            .map(|(k, p)| (k, p.to_string()))
+            .collect();
+        assert_eq!(
+            untyped[0],
+            ("propertyNames".to_string(), "/propertyNames".to_string())
+        );
+        assert!(untyped.contains(&("pattern".to_string(), "/properties/b/pattern".to_string())));
+        let d = obj.property("d").unwrap();
+        assert!(d.admits_literal(&Value::from(3u64)));
+        assert!(!d.admits_literal(&Value::str("3")));
+        assert!(obj.property("a").unwrap().admits_literal(&Value::Null));
+        assert!(
+            !obj.property("a")
+                .unwrap()
+                .admits_literal(&Value::Bool(true))
+        );
+    }
+
+    #[test]
+    fn recursive_refs_and_draft7() {
+        let (schema, errors, _) = parse_warn(
+            r##"{"$schema":"http://json-schema.org/draft-07/schema#","type":"object",
+                "definitions":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/definitions/node"}}}}},
+                "properties":{"root":{"$ref":"#/definitions/node"},"pair":{"type":"array","items":[{"type":"string"}],"additionalItems":false}}}"##,
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        let schema = schema.unwrap();
+        assert!(!schema.untyped_keywords().is_empty());
+        let (_, errors, _) = parse_warn(
+            r#"{"type":"object","properties":{"pair":{"type":"array","items":[{"type":"string"}]}}}"#,
+        );
+        assert!(
+            errors[0].contains("array-form `items` is draft-07"),
+            "{errors:?}"
         );
     }
 
@@ -1139,18 +1547,23 @@ mod tests {
             r#"{"type":"object","properties":{"k":{"type":"string","enum":["a"],"default":"z"}},
                 "if":{"properties":{"k":{"const":"q"}}},"then":{"required":["k"]}}"#,
         );
-        let joined = errors.join("\n");
-        assert!(
-            joined.contains("the default does not match the schema"),
-            "{joined}"
+        // Both are legal JSON Schema: the default is a warning, the `if`/`then` is kept raw.
+        assert!(errors.is_empty(), "{errors:?}");
+        let (schema, _, warnings) = parse_warn(
+            r#"{"type":"object","properties":{"k":{"type":"string","enum":["a"],"default":"z"}},
+                "if":{"properties":{"k":{"const":"q"}}},"then":{"required":["k"]}}"#,
         );
         assert!(
-            joined.contains("this constant can never match `k`"),
-            "{joined}"
+            warnings
+                .join("\n")
+                .contains("the default does not match the schema"),
+            "{warnings:?}"
         );
-        assert!(
-            joined.contains("must list `k` in its `required`"),
-            "{joined}"
+        let schema = schema.unwrap();
+        assert_eq!(schema.extra[0].0, "if");
+        assert_eq!(
+            schema.as_object().unwrap().property("k").unwrap().default,
+            None
         );
     }
 

@@ -172,6 +172,16 @@ pub const RULES: &[(&str, Bump, &str)] = &[
         "a conditional requirement was dropped",
     ),
     (
+        "keyword-changed",
+        Bump::Major,
+        "a keyword the typed model does not hold (`anyOf`, `const`, `pattern`, a `type` list, ...) was added, removed or changed (compared with `$ref`s resolved: moving a definition is no change)",
+    ),
+    (
+        "annotation-changed",
+        Bump::Patch,
+        "an annotation (`format`, `examples`, `deprecated`, an `x-...` key, ...) was added, removed or changed",
+    ),
+    (
         "default-changed",
         Bump::Patch,
         "a field's default changed (callers that send the field see no change)",
@@ -700,6 +710,17 @@ impl SchemaCx<'_, '_> {
                 ),
             );
         }
+        self.compare_raw(&old.extra, &new.extra, path, "keyword-changed", "keyword");
+        let no_schema = |a: &[(String, Value)]| -> Vec<(String, Value)> {
+            a.iter().filter(|(k, _)| k != "$schema").cloned().collect()
+        };
+        self.compare_raw(
+            &no_schema(&old.annotations),
+            &no_schema(&new.annotations),
+            path,
+            "annotation-changed",
+            "annotation",
+        );
         match (&old.kind, &new.kind) {
             (Kind::Object(o), Kind::Object(n)) => self.compare_objects(o, n, path),
             (Kind::String(o), Kind::String(n)) => {
@@ -810,6 +831,36 @@ impl SchemaCx<'_, '_> {
                     ),
                 );
             }
+        }
+    }
+
+    /// Compares keywords kept raw (`$ref`s inlined on both sides), one change per keyword.
+    fn compare_raw(
+        &mut self,
+        old: &[(String, Value)],
+        new: &[(String, Value)],
+        path: &str,
+        rule: &'static str,
+        what: &str,
+    ) {
+        let mut keys: Vec<&str> = old.iter().chain(new).map(|(k, _)| k.as_str()).collect();
+        keys.sort();
+        keys.dedup();
+        for key in keys {
+            let get = |side: &[(String, Value)]| {
+                side.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+            };
+            let (o, n) = (get(old), get(new));
+            if o == n {
+                continue;
+            }
+            let s = self.subject(path);
+            let how = match (&o, &n) {
+                (None, Some(_)) => "was added to",
+                (Some(_), None) => "was removed from",
+                _ => "changed in",
+            };
+            self.add(rule, path, format!("{what} `{key}` {how} {s}"));
         }
     }
 

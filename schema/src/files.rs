@@ -88,23 +88,65 @@ fn any_json_schema(_: &mut SchemaGenerator) -> Schema {
     })
 }
 
-/// A tool file: `tools/<name>.json` or `tools/<name>.<variant>.json`.
+/// The top-level keys a tool file may hold: the MCP Tool's own, then toolgate's.
+pub const TOOL_FILE_KEYS: &[&str] = &[
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "icons",
+    "_meta",
+    "execution",
+    "$schema",
+    "variant",
+    "group",
+    "extends",
+    "formerly",
+];
+
+/// The keys of a tool file that are the MCP Tool's own: served in `tools/list`, in the order
+/// the file has them.
+pub const MCP_TOOL_KEYS: &[&str] = &[
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "icons",
+    "_meta",
+    "execution",
+];
+
+/// A tool file: `tools/<name>.json` or `tools/<name>.<variant>.json` (the file name is a
+/// convention; the `name` and `variant` keys are what count).
+///
+/// Every field of an MCP 2025-11-25 Tool is kept and served as written. Unknown keys are
+/// errors, each reported with its place (the loader checks them before serde reads the
+/// known ones, so one run shows them all).
 #[derive(Clone, Debug, serde::Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[schemars(deny_unknown_fields)]
 #[schemars(title = "toolgate tool file")]
 pub struct ToolFile {
     /// The JSON Schema of this file, for editors.
     #[serde(rename = "$schema", default)]
     pub schema: Option<String>,
-    /// The MCP tool name.
+    /// The MCP tool name: 1 to 128 of `A-Z a-z 0-9 _ - .`.
     pub name: String,
+    /// A human-readable title, served in `tools/list`.
+    #[serde(default)]
+    pub title: Option<String>,
     /// The variant, when the tool's schema varies by profile (the matrix says which profile
     /// gets which variant).
     #[serde(default)]
     pub variant: Option<String>,
     /// The group this tool belongs to; grants and added parameters can be given per group.
     pub group: String,
-    /// What the tool does, as served in `tools/list`.
+    /// What the tool does, as served in `tools/list` (MCP makes it optional: a file without
+    /// one is served without one as authored, and with `""` when resolved).
+    #[serde(default)]
     pub description: String,
     /// The tool's arguments: a JSON Schema of the accepted subset, `"type": "object"` at the root.
     #[serde(rename = "inputSchema")]
@@ -117,6 +159,17 @@ pub struct ToolFile {
     /// MCP tool annotations.
     #[serde(default)]
     pub annotations: Option<Annotations>,
+    /// MCP icons: served as written.
+    #[serde(default)]
+    #[schemars(with = "Option<Vec<serde_json::Value>>")]
+    pub icons: Option<Value>,
+    /// MCP `_meta`: served as written.
+    #[serde(rename = "_meta", default)]
+    #[schemars(with = "Option<std::collections::BTreeMap<String, serde_json::Value>>")]
+    pub meta: Option<Value>,
+    /// MCP 2025-11-25 `execution` (task support): served as written.
+    #[serde(default)]
+    pub execution: Option<Execution>,
     /// Take the properties of another tool that this one does not declare.
     #[serde(default)]
     pub extends: Option<Extends>,
@@ -124,6 +177,28 @@ pub struct ToolFile {
     /// renames and `lint --fix` rewrites calls that still use them.
     #[serde(default)]
     pub formerly: Option<Formerly>,
+}
+
+/// MCP 2025-11-25 `execution`: how the tool may be run.
+#[derive(Clone, Debug, Default, PartialEq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Execution {
+    /// Whether the tool may (`optional`), must (`required`) or must not (`forbidden`, the
+    /// default) be called as a task. `toolgate serve` refuses a tool that requires tasks.
+    #[serde(rename = "taskSupport", default)]
+    pub task_support: Option<TaskSupport>,
+}
+
+/// `execution.taskSupport`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TaskSupport {
+    /// Never called as a task.
+    Forbidden,
+    /// May be called as a task or not.
+    Optional,
+    /// Must be called as a task.
+    Required,
 }
 
 /// MCP tool annotations (hints for clients; never enforced).
@@ -254,6 +329,28 @@ pub struct MatrixFile {
     /// Tool, then profile, then top-level string field, then the only values allowed.
     #[serde(default)]
     pub restrictions: OrderedMap<OrderedMap<OrderedMap<Vec<String>>>>,
+    /// How schemas are served: `"as-authored"` (the default: as each file has them, `$ref`s
+    /// and `$defs` kept) or `"resolve"` (`$ref`s inlined into one self-contained schema in
+    /// toolgate's canonical key order).
+    #[serde(default)]
+    pub schemas: SchemaMode,
+    /// Whether run-time validation asserts `format` (2020-12 makes it an annotation unless
+    /// a validator opts in).
+    #[serde(default)]
+    pub assert_formats: bool,
+}
+
+/// How a catalog serves its schemas.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, JsonSchema)]
+pub enum SchemaMode {
+    /// As each tool file has them: same keys, same order, `$schema`, `$defs`, `$ref` kept;
+    /// only the matrix changes a schema (restriction, added parameters, variant).
+    #[default]
+    #[serde(rename = "as-authored")]
+    AsAuthored,
+    /// `$ref`s inlined into one self-contained schema, in toolgate's canonical key order.
+    #[serde(rename = "resolve")]
+    Resolve,
 }
 
 /// How a server learns its profile.

@@ -27,6 +27,7 @@ pub mod import;
 pub mod load;
 pub mod suggest;
 pub mod surface;
+pub mod validator;
 
 // The schema model, its JSON value, located errors and the validator belong to the run time
 // (generated code needs them without the loader); the catalog builds on them under the same

@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::diag::{Ctxt, Errors, SourceText};
-use crate::files::{Annotations, MatrixFile, Selector, ToolFile};
+use crate::files::{Annotations, MatrixFile, SchemaMode, Selector, TOOL_FILE_KEYS, ToolFile};
+use crate::json::{Map, Value};
 use crate::locate::{Pointer, Position};
 use crate::model::{Kind, Schema, SchemaParser};
 use crate::suggest::did_you_mean;
@@ -50,6 +51,13 @@ pub struct Catalog {
     pub tools: Vec<Tool>,
     /// Every file read, relative to the catalog folder, sorted.
     pub sources: Vec<String>,
+    /// How the catalog serves its schemas (the matrix's `schemas`).
+    pub schemas: SchemaMode,
+    /// Whether run-time validation asserts `format` (the matrix's `assert_formats`).
+    pub assert_formats: bool,
+    /// What loading found worth saying that is not an error (annotations no vocabulary
+    /// defines, a default its schema refuses, ...), sorted.
+    pub warnings: Vec<crate::diag::Diagnostic>,
 }
 
 /// A known profile.
@@ -115,6 +123,14 @@ pub struct Variant {
     pub file: String,
     /// The description served.
     pub description: String,
+    /// The MCP `title`, if any.
+    pub title: Option<String>,
+    /// The tool file's top-level object as written (key order kept): what is served as
+    /// authored, the MCP Tool keys of it.
+    pub authored: Map,
+    /// Whether a schema of this variant holds a recursive `$ref` (so it has no
+    /// self-contained resolved form and is served as authored in every mode).
+    pub recursive: bool,
     /// The input schema: `$ref`s resolved and `extends` applied, without group parameters.
     pub input: Schema,
     /// The output schema, if any.
@@ -150,7 +166,17 @@ impl Catalog {
     }
 }
 
-/// Whether `name` is acceptable as a tool, variant, profile or group name.
+/// Whether `name` is acceptable as an MCP tool name (2025-11-25): 1 to 128 of ASCII letters,
+/// digits, `_`, `-` and `.`.
+pub fn valid_tool_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 128
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+}
+
+/// Whether `name` is acceptable as a variant, profile or group name.
 pub fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 128
@@ -363,8 +389,84 @@ fn serde_position(text: &str, line: usize, column: usize) -> Position {
 struct ParsedTool {
     source: SourceText,
     file: ToolFile,
+    authored: Map,
+    recursive: bool,
     input: Option<Schema>,
     output: Option<Schema>,
+}
+
+/// Checks the top-level keys of a tool file, each unknown one an error at its place.
+fn check_tool_keys(text: &SourceText, doc: &Map, cx: &mut Ctxt) {
+    for key in doc.keys() {
+        if !TOOL_FILE_KEYS.contains(&key) {
+            cx.at(
+                text,
+                &Pointer::root().key(key),
+                format!(
+                    "unknown key `{key}` in a tool file (expected one of: {}){}",
+                    TOOL_FILE_KEYS.join(", "),
+                    did_you_mean(key, TOOL_FILE_KEYS.iter().copied())
+                ),
+            );
+        }
+    }
+    if let Some(meta) = doc.get("_meta")
+        && !matches!(meta, Value::Object(_))
+    {
+        cx.at(
+            text,
+            &Pointer::root().key("_meta"),
+            "`_meta` must be an object",
+        );
+    }
+    if let Some(icons) = doc.get("icons")
+        && !matches!(icons, Value::Array(_))
+    {
+        cx.at(
+            text,
+            &Pointer::root().key("icons"),
+            "`icons` must be an array",
+        );
+    }
+}
+
+/// Parses the input and output schemas of a tool file: `(input, output, recursive)`.
+fn tool_schemas(
+    text: &SourceText,
+    doc: &Map,
+    cx: &mut Ctxt,
+) -> (Option<Schema>, Option<Schema>, bool) {
+    let before = cx.error_count();
+    let mut recursive = false;
+    let mut one = |key: &str, cx: &mut Ctxt| -> Option<Schema> {
+        let v = doc.get(key)?;
+        let mut parser = SchemaParser::new(text, v, Pointer::root().key(key), cx);
+        let s = parser.parse_root();
+        recursive |= parser.recursive;
+        s
+    };
+    let input = one("inputSchema", cx);
+    let output = one("outputSchema", cx);
+    // What the run-time validator cannot compile (a pattern the regex crate refuses, ...) is
+    // a located error too; only checked once toolgate's own checks pass.
+    if cx.error_count() == before {
+        for key in ["inputSchema", "outputSchema"] {
+            if let Some(v) = doc.get(key)
+                && let Err(e) = crate::validator::SchemaValidator::new(v, false)
+            {
+                let mut at = Pointer::root().key(key);
+                for seg in e.pointer.split('/').skip(1) {
+                    at = at.key(&seg.replace("~1", "/").replace("~0", "~"));
+                }
+                cx.at(
+                    text,
+                    &at,
+                    format!("the run-time validator refuses this schema: {}", e.message),
+                );
+            }
+        }
+    }
+    (input, output, recursive)
 }
 
 /// Loads a catalog from its files (the path of each relative to the catalog folder, which
@@ -406,28 +508,25 @@ pub fn load_sources(display: &Path, sources: Vec<SourceFile>) -> Result<Catalog,
             broken.insert(stem);
             continue;
         };
-        let Some(file) = parse_json::<ToolFile>(&text, "a tool file", &mut cx) else {
+        let Some(Value::Object(doc)) = parse_json::<Value>(&text, "a tool file", &mut cx) else {
             broken.insert(stem);
             continue;
         };
-        check_tool_names(&text, file_name, &file, &mut cx);
-        let input = SchemaParser::new(
-            &text,
-            &file.input_schema,
-            Pointer::root().key("inputSchema"),
-            &mut cx,
-        )
-        .parse_root();
-        let output = match &file.output_schema {
-            Some(doc) => {
-                SchemaParser::new(&text, doc, Pointer::root().key("outputSchema"), &mut cx)
-                    .parse_root()
-            }
-            None => None,
+        // Every error of the file: its unknown keys, the shape of the known ones, and its
+        // schemas, whichever of them fail.
+        check_tool_keys(&text, &doc, &mut cx);
+        let (input, output, recursive) = tool_schemas(&text, &doc, &mut cx);
+        let Some(file) = parse_json::<ToolFile>(&text, "a tool file", &mut cx) else {
+            let name = doc.get("name").and_then(Value::as_str).unwrap_or(&stem);
+            broken.insert(name.to_string());
+            continue;
         };
+        check_tool_names(&text, &file, &mut cx);
         parsed.push(ParsedTool {
             source: text,
             file,
+            authored: doc,
+            recursive,
             input,
             output,
         });
@@ -498,19 +597,20 @@ pub fn load_sources(display: &Path, sources: Vec<SourceFile>) -> Result<Catalog,
         // The matrix is missing or broken, and that error is recorded.
         return Err(cx.finish(()).err().unwrap_or_default());
     };
-    let catalog = build(
+    let mut catalog = build(
         display, &msrc, &m, &parsed, &by_name, &broken, read, &mut cx,
     );
+    catalog.warnings = cx.warnings();
     cx.finish(catalog)
 }
 
-fn check_tool_names(source: &SourceText, file_name: &str, file: &ToolFile, cx: &mut Ctxt) {
-    if !valid_name(&file.name) {
+fn check_tool_names(source: &SourceText, file: &ToolFile, cx: &mut Ctxt) {
+    if !valid_tool_name(&file.name) {
         cx.at(
             source,
             &Pointer::root().key("name"),
             format!(
-                "tool name \"{}\" must be 1 to 128 characters of A-Z, a-z, 0-9, `_` and `-`",
+                "tool name \"{}\" must be 1 to 128 characters of A-Z, a-z, 0-9, `_`, `-` and `.`",
                 file.name
             ),
         );
@@ -524,17 +624,6 @@ fn check_tool_names(source: &SourceText, file_name: &str, file: &ToolFile, cx: &
             format!(
                 "variant name \"{v}\" must be 1 to 128 characters of A-Z, a-z, 0-9, `_` and `-`"
             ),
-        );
-    }
-    let expected = match &file.variant {
-        Some(v) => format!("{}.{v}.json", file.name),
-        None => format!("{}.json", file.name),
-    };
-    if file_name != expected {
-        cx.at(
-            source,
-            &Pointer::root().key("name"),
-            format!("the file of this tool must be named tools/{expected}"),
         );
     }
 }
@@ -877,6 +966,9 @@ fn build(
                     |p| p.to_string_lossy().replace('\\', "/"),
                 ),
                 description: t.file.description.clone(),
+                title: t.file.title.clone(),
+                authored: t.authored.clone(),
+                recursive: t.recursive,
                 input,
                 output: t.output.clone(),
                 annotations: t.file.annotations.clone(),
@@ -1127,6 +1219,9 @@ fn build(
         groups,
         tools,
         sources: read,
+        schemas: m.schemas,
+        assert_formats: m.assert_formats,
+        warnings: Vec::new(),
     }
 }
 

@@ -7,7 +7,7 @@
 //! surface.
 
 use crate::diag::{Ctxt, Errors, SourceText};
-use crate::files::{Annotations, Selector};
+use crate::files::{Annotations, SchemaMode, Selector};
 use crate::json::{Map, Value, to_pretty};
 use crate::load::{Access, Catalog, NameLists, Profile, Tool, ValueRenames};
 use crate::locate::{Pointer, Position};
@@ -43,6 +43,8 @@ pub struct Surface {
     pub tools: Vec<SurfaceTool>,
     /// How much this surface knows.
     pub origin: Origin,
+    /// Whether run-time validation asserts `format` (the catalog's `assert_formats`).
+    pub assert_formats: bool,
 }
 
 /// One tool of a surface.
@@ -74,7 +76,14 @@ pub struct Entry {
     pub restricted: NameLists,
     /// The description served.
     pub description: String,
-    /// The input schema served: self-contained, parameters added, restriction applied.
+    /// The MCP `title`, if any.
+    pub title: Option<String>,
+    /// The tool as `tools/list` serves it to these profiles: the MCP Tool keys, in the order
+    /// the tool file has them (as authored) or in MCP's order (resolved), the input schema
+    /// with the matrix's changes.
+    pub served: Map,
+    /// The input schema served, typed: `$ref`s resolved, parameters added, restriction
+    /// applied (what the lint, the diff and the docs read).
     pub input_schema: Schema,
     /// The output schema, if any.
     pub output_schema: Option<Schema>,
@@ -129,6 +138,7 @@ impl Surface {
             fail_closed,
             tools,
             origin: Origin::Full,
+            assert_formats: catalog.assert_formats,
         }
     }
 
@@ -299,13 +309,21 @@ impl Surface {
                         if !e.restricted.is_empty() {
                             eo.insert("restricted", name_lists(&e.restricted));
                         }
-                        eo.insert("description", Value::str(e.description.clone()));
-                        eo.insert("inputSchema", e.input_schema.to_json());
-                        if let Some(s) = &e.output_schema {
-                            eo.insert("outputSchema", s.to_json());
+                        if let Some(t) = &e.title {
+                            eo.insert("title", Value::str(t.clone()));
                         }
-                        if let Some(a) = &e.annotations {
-                            eo.insert("annotations", annotations_json(a));
+                        eo.insert("description", Value::str(e.description.clone()));
+                        for key in [
+                            "inputSchema",
+                            "outputSchema",
+                            "annotations",
+                            "icons",
+                            "_meta",
+                            "execution",
+                        ] {
+                            if let Some(v) = e.served.get(key) {
+                                eo.insert(key, v.clone());
+                            }
                         }
                         if !e.formerly_fields.is_empty() || !e.formerly_values.is_empty() {
                             eo.insert("formerly", formerly_json(e));
@@ -467,19 +485,187 @@ fn formerly_json(e: &Entry) -> Value {
     Value::Object(o)
 }
 
-/// A tool as `tools/list` shows it: name, description, inputSchema, then the optional parts.
+/// A tool as `tools/list` shows it: the entry's served MCP Tool object.
 pub fn served_tool_json(tool: &SurfaceTool, entry: &Entry) -> Value {
+    let _ = tool;
+    Value::Object(entry.served.clone())
+}
+
+/// The MCP Tool object in MCP's key order from its parts (a resolved catalog's, or a
+/// manifest's): name, title, description, inputSchema, outputSchema, annotations, icons,
+/// _meta, execution.
+fn served_in_mcp_order(name: &str, description: &str, parts: &Map) -> Map {
     let mut o = Map::new();
-    o.insert("name", Value::str(tool.name.clone()));
-    o.insert("description", Value::str(entry.description.clone()));
-    o.insert("inputSchema", entry.input_schema.to_json());
-    if let Some(s) = &entry.output_schema {
-        o.insert("outputSchema", s.to_json());
+    o.insert("name", Value::str(name));
+    if let Some(t) = parts.get("title") {
+        o.insert("title", t.clone());
     }
-    if let Some(a) = &entry.annotations {
-        o.insert("annotations", annotations_json(a));
+    o.insert("description", Value::str(description));
+    for key in [
+        "inputSchema",
+        "outputSchema",
+        "annotations",
+        "icons",
+        "_meta",
+        "execution",
+    ] {
+        if let Some(v) = parts.get(key) {
+            o.insert(key, v.clone());
+        }
     }
-    Value::Object(o)
+    o
+}
+
+/// The served MCP Tool object of variant `index` of `tool` whose typed input schema (matrix
+/// applied) is `schema`, for a profile with restriction `cells`.
+fn served_object(
+    catalog: &Catalog,
+    tool: &Tool,
+    index: usize,
+    schema: &Schema,
+    cells: Option<&NameLists>,
+) -> Map {
+    let variant = &tool.variants[index];
+    let as_authored = catalog.schemas == SchemaMode::AsAuthored || variant.recursive;
+    let authored_input = variant.authored.get("inputSchema");
+    if !as_authored || authored_input.is_none() {
+        let mut parts = Map::new();
+        if let Some(t) = &variant.title {
+            parts.insert("title", Value::str(t.clone()));
+        }
+        parts.insert("inputSchema", schema.to_json());
+        if let Some(o) = &variant.output {
+            parts.insert("outputSchema", o.to_json());
+        }
+        if let Some(a) = &variant.annotations {
+            parts.insert("annotations", annotations_json(a));
+        }
+        for key in ["icons", "_meta", "execution"] {
+            if let Some(v) = variant.authored.get(key) {
+                parts.insert(key, v.clone());
+            }
+        }
+        return served_in_mcp_order(&tool.name, &variant.description, &parts);
+    }
+    // As authored: every MCP key as the file has it; only the matrix changes the input
+    // schema. A tool built with `extends` has no authored form of its inherited
+    // properties, so its input schema is the resolved one.
+    let input = if tool_extends(variant) {
+        schema.to_json()
+    } else {
+        let mut input = authored_input.cloned().unwrap_or(Value::Null);
+        add_parameters_json(catalog, tool, &mut input);
+        if let Some(cells) = cells {
+            restrict_json(&mut input, cells);
+        }
+        input
+    };
+    let mut o = Map::new();
+    for (key, v) in variant.authored.iter() {
+        if !crate::files::MCP_TOOL_KEYS.contains(&key) {
+            continue;
+        }
+        match key {
+            "inputSchema" => o.insert(key, input.clone()),
+            _ => o.insert(key, v.clone()),
+        }
+    }
+    o
+}
+
+fn tool_extends(variant: &crate::load::Variant) -> bool {
+    variant.authored.contains_key("extends")
+}
+
+/// Adds the parameters of the tool's group to an authored input schema (first, before the
+/// tool's own properties), as [`variant_input`] does to the typed one.
+fn add_parameters_json(catalog: &Catalog, tool: &Tool, input: &mut Value) {
+    let Some(group) = catalog.group(&tool.group) else {
+        return;
+    };
+    if group.parameters.is_empty() {
+        return;
+    }
+    let Value::Object(obj) = input else {
+        return;
+    };
+    let mut props: Map = group
+        .parameters
+        .iter()
+        .map(|(n, s, _)| (n.clone(), s.to_json()))
+        .collect();
+    if let Some(Value::Object(own)) = obj.get("properties") {
+        for (k, v) in own.iter() {
+            props.insert(k, v.clone());
+        }
+    }
+    let mut required: Vec<Value> = group
+        .parameters
+        .iter()
+        .filter(|(_, _, r)| *r)
+        .map(|(n, _, _)| Value::str(n.clone()))
+        .collect();
+    if let Some(Value::Array(own)) = obj.get("required") {
+        required.extend(
+            own.iter()
+                .filter(|r| !required.contains(r))
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
+    }
+    let mut out = Map::new();
+    let mut placed_props = false;
+    for (k, v) in obj.iter() {
+        match k {
+            "properties" => {
+                out.insert(k, Value::Object(props.clone()));
+                placed_props = true;
+            }
+            "required" => out.insert(k, Value::Array(required.clone())),
+            _ => out.insert(k, v.clone()),
+        }
+    }
+    if !placed_props {
+        out.insert("properties", Value::Object(props));
+    }
+    if !required.is_empty() && !out.contains_key("required") {
+        out.insert("required", Value::Array(required));
+    }
+    *obj = out;
+}
+
+/// Narrows the top-level string fields of a restricted cell in an authored input schema
+/// (its `enum`, set or narrowed; a default outside it dropped), as [`restrict`] does.
+fn restrict_json(input: &mut Value, cells: &NameLists) {
+    let Value::Object(obj) = input else {
+        return;
+    };
+    let Some(Value::Object(props)) = obj.get("properties") else {
+        return;
+    };
+    let mut props = props.clone();
+    for (field, allowed) in cells {
+        let Some(Value::Object(prop)) = props.get(field) else {
+            continue;
+        };
+        let mut prop = prop.clone();
+        let narrowed: Vec<Value> = match prop.get("enum") {
+            Some(Value::Array(values)) => values
+                .iter()
+                .filter(|v| v.as_str().is_some_and(|s| allowed.iter().any(|a| a == s)))
+                .cloned()
+                .collect(),
+            _ => allowed.iter().map(|a| Value::str(a.clone())).collect(),
+        };
+        if let Some(d) = prop.get("default")
+            && !narrowed.contains(d)
+        {
+            prop.remove("default");
+        }
+        prop.insert("enum", Value::Array(narrowed));
+        props.insert(field, Value::Object(prop));
+    }
+    obj.insert("properties", Value::Object(props));
 }
 
 /// The schema `profile` is served for `tool` (`None` for the fail-closed session).
@@ -569,6 +755,7 @@ fn surface_tool(catalog: &Catalog, tool: &Tool) -> SurfaceTool {
             continue;
         }
         let variant = &tool.variants[index];
+        let served = served_object(catalog, tool, index, &schema, Some(&restricted));
         entries.push((
             index,
             restricted.clone(),
@@ -577,6 +764,8 @@ fn surface_tool(catalog: &Catalog, tool: &Tool) -> SurfaceTool {
                 variant: variant.name.clone(),
                 restricted,
                 description: variant.description.clone(),
+                title: variant.title.clone(),
+                served,
                 input_schema: schema,
                 output_schema: variant.output.clone(),
                 annotations: variant.annotations.clone(),
@@ -591,6 +780,7 @@ fn surface_tool(catalog: &Catalog, tool: &Tool) -> SurfaceTool {
     {
         // A catalog may have no profile at all; the fail-closed session still needs a schema.
         let variant = &tool.variants[index];
+        let served = served_object(catalog, tool, index, &schema, None);
         entries.push((
             index,
             Vec::new(),
@@ -599,6 +789,8 @@ fn surface_tool(catalog: &Catalog, tool: &Tool) -> SurfaceTool {
                 variant: variant.name.clone(),
                 restricted: Vec::new(),
                 description: variant.description.clone(),
+                title: variant.title.clone(),
+                served,
                 input_schema: schema,
                 output_schema: variant.output.clone(),
                 annotations: variant.annotations.clone(),
@@ -661,13 +853,21 @@ struct ManifestEntry {
     variant: Option<String>,
     #[serde(default)]
     restricted: crate::files::OrderedMap<Vec<String>>,
+    #[serde(default)]
+    title: Option<String>,
     description: String,
     #[serde(rename = "inputSchema")]
     input_schema: Value,
     #[serde(rename = "outputSchema", default)]
     output_schema: Option<Value>,
     #[serde(default)]
-    annotations: Option<Annotations>,
+    annotations: Option<Value>,
+    #[serde(default)]
+    icons: Option<Value>,
+    #[serde(rename = "_meta", default)]
+    meta: Option<Value>,
+    #[serde(default)]
+    execution: Option<Value>,
     #[serde(default)]
     formerly: Option<ManifestFormerly>,
 }
@@ -719,15 +919,47 @@ fn read_toolgate(source: &SourceText, _value: &Value, cx: &mut Ctxt) -> Option<S
                 None => None,
             };
             let Some(input) = input else { continue };
+            let annotations = match &e.annotations {
+                None => None,
+                Some(a) => match serde_json::from_str::<Annotations>(&crate::json::to_compact(a)) {
+                    Ok(a) => Some(a),
+                    Err(err) => {
+                        cx.at(
+                            source,
+                            &eat.key("annotations"),
+                            format!("not MCP tool annotations: {err}"),
+                        );
+                        None
+                    }
+                },
+            };
+            let mut parts = Map::new();
+            if let Some(t) = &e.title {
+                parts.insert("title", Value::str(t.clone()));
+            }
+            parts.insert("inputSchema", e.input_schema.clone());
+            for (key, v) in [
+                ("outputSchema", &e.output_schema),
+                ("annotations", &e.annotations),
+                ("icons", &e.icons),
+                ("_meta", &e.meta),
+                ("execution", &e.execution),
+            ] {
+                if let Some(v) = v {
+                    parts.insert(key, v.clone());
+                }
+            }
             let f = e.formerly.as_ref();
             entries.push(Entry {
                 profiles: e.profiles.clone(),
                 variant: e.variant.clone(),
                 restricted: e.restricted.0.clone(),
                 description: e.description.clone(),
+                title: e.title.clone(),
+                served: served_in_mcp_order(&t.name, &e.description, &parts),
                 input_schema: input,
                 output_schema: output,
-                annotations: e.annotations.clone(),
+                annotations,
                 formerly_fields: f.map(|f| f.fields.0.clone()).unwrap_or_default(),
                 formerly_values: f
                     .map(|f| {
@@ -771,6 +1003,7 @@ fn read_toolgate(source: &SourceText, _value: &Value, cx: &mut Ctxt) -> Option<S
         fail_closed: m.fail_closed,
         tools,
         origin: Origin::Full,
+        assert_formats: false,
     })
 }
 
@@ -797,18 +1030,23 @@ fn read_tatara(source: &SourceText, _value: &Value, cx: &mut Ctxt) -> Option<Sur
             obj.properties.push((
                 field.to_string(),
                 Schema {
-                    title: None,
-                    description: None,
-                    default: None,
                     kind: Kind::String(crate::model::StringRules {
                         enum_values: Some(values.clone()),
                         ..Default::default()
                     }),
+                    ..Schema::any()
                 },
             ));
         }
         // Other fields are unknown, not forbidden.
         obj.additional = crate::model::Additional::Allowed;
+        let input_schema = Schema {
+            kind: Kind::Object(obj),
+            ..Schema::any()
+        };
+        let mut parts = Map::new();
+        parts.insert("inputSchema", input_schema.to_json());
+        let served = served_in_mcp_order(&t.name, "", &parts);
         tools.push(SurfaceTool {
             name: t.name,
             group: None,
@@ -820,12 +1058,9 @@ fn read_tatara(source: &SourceText, _value: &Value, cx: &mut Ctxt) -> Option<Sur
                 variant: None,
                 restricted: Vec::new(),
                 description: String::new(),
-                input_schema: Schema {
-                    title: None,
-                    description: None,
-                    default: None,
-                    kind: Kind::Object(obj),
-                },
+                title: None,
+                served,
+                input_schema,
                 output_schema: None,
                 annotations: None,
                 formerly_fields: Vec::new(),
@@ -843,6 +1078,7 @@ fn read_tatara(source: &SourceText, _value: &Value, cx: &mut Ctxt) -> Option<Sur
         fail_closed: Vec::new(),
         tools,
         origin: Origin::NamesAndEnums,
+        assert_formats: false,
     })
 }
 

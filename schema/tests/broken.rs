@@ -51,15 +51,16 @@ fn broken_catalog() -> Vec<SourceFile> {
  "inputSchema": {"type": "object",
    "properties": {
      "mode": {"type": "string", "enum": ["append", "replace"]},
-     "path": {"type": "string", "pattern": "^/"}
+     "path": {"type": "string", "$anchor": "p"}
    }}}
 "#,
         ),
-        // A duplicate tool name (the file name says `write2`, the content says `write`).
+        // A duplicate tool name (the file name says `write2`, the content says `write`: the
+        // `name` key counts), and two unknown keys, both reported.
         file(
             "tools/write2.json",
             r#"{"name": "write", "group": "main", "description": "Again.",
- "inputSchema": {"type": "object"}}
+ "inputSchema": {"type": "object"}, "colour": 1, "titel": "x"}
 "#,
         ),
         file(
@@ -81,9 +82,10 @@ fn every_error_is_reported_with_file_and_position() {
         "schema/demo/profiles.json:15:61: at /restrictions/write/beta/mode/1: \"truncate\" is not a value of `write.mode` (its enum: append, replace)",
         "schema/demo/tools/broken.json:3:1: invalid JSON: trailing comma",
         "schema/demo/tools/outcome.alpha.json:2:59: at /inputSchema/properties/why/$ref: `$ref` \"#/$defs/reason\" points at nothing in this file",
-        "schema/demo/tools/write.json:5:33: at /inputSchema/properties/path/pattern: keyword `pattern` is outside the accepted JSON Schema subset (accepted here: description, title, default, $ref, $defs, $comment, type, enum, minLength, maxLength)",
+        "schema/demo/tools/write.json:5:33: at /inputSchema/properties/path/$anchor: keyword `$anchor`: anchors are outside the accepted subset; reference `#/$defs/...` instead",
         "schema/demo/tools/write2.json:1:2: at /name: duplicate tool `write`: also declared in schema/demo/tools/write.json",
-        "schema/demo/tools/write2.json:1:2: at /name: the file of this tool must be named tools/write.json",
+        "schema/demo/tools/write2.json:2:37: at /colour: unknown key `colour` in a tool file (expected one of: name, title, description, inputSchema, outputSchema, annotations, icons, _meta, execution, $schema, variant, group, extends, formerly)",
+        "schema/demo/tools/write2.json:2:50: at /titel: unknown key `titel` in a tool file (expected one of: name, title, description, inputSchema, outputSchema, annotations, icons, _meta, execution, $schema, variant, group, extends, formerly) (did you mean `title`?)",
     ];
     for want in expected {
         assert!(

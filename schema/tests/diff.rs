@@ -391,3 +391,48 @@ fn a_tatara_format_side_says_what_it_could_not_check() {
     assert_eq!(d.bump, Bump::Major);
     find(&d, "field-removed", "task_context", Some("notes"));
 }
+
+/// A catalog of one tool whose input schema is `input`, served as authored.
+fn one_tool(input: Value) -> Surface {
+    let mut files = Vec::new();
+    add_file(
+        &mut files,
+        "profiles.json",
+        &json!({"catalog": "copy", "selector": {"env": "P"}, "profiles": {"all": "All."},
+                "groups": {"g": {}}, "grants": {"g": ["all"]}}),
+    );
+    add_file(
+        &mut files,
+        "tools/t.json",
+        &json!({"name": "t", "group": "g", "description": "T.", "inputSchema": input}),
+    );
+    surface(files)
+}
+
+#[test]
+fn refs_are_resolved_on_both_sides_and_untyped_keywords_compared() {
+    let inline = one_tool(json!({"type": "object", "properties": {
+        "x": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}));
+    let moved = one_tool(
+        json!({"type": "object", "$defs": {"n": {"anyOf": [{"type": "string"}, {"type": "null"}]}},
+        "properties": {"x": {"$ref": "#/$defs/n"}}}),
+    );
+    let d = diff(&inline, &moved);
+    assert!(
+        d.changes.is_empty(),
+        "{}",
+        toolgate_schema::diff::to_human(&d)
+    );
+    let changed = one_tool(json!({"type": "object", "properties": {
+        "x": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}}));
+    let d = diff(&inline, &changed);
+    let c = find(&d, "keyword-changed", "t", Some("x"));
+    assert_eq!(c.bump, Bump::Major);
+    let formatted = one_tool(json!({"type": "object", "properties": {
+        "x": {"anyOf": [{"type": "string"}, {"type": "null"}], "format": "uri"}}}));
+    let d = diff(&inline, &formatted);
+    assert_eq!(
+        find(&d, "annotation-changed", "t", Some("x")).bump,
+        Bump::Patch
+    );
+}

@@ -2,7 +2,8 @@
 //! (scripts/conformance.sh): the tools of `tests/conformance/catalog`, expanded by
 //! `catalog!`, each implemented through the generated asynchronous trait to do what its
 //! scenario checks: content of every kind, a tool error, logging and progress through the
-//! call's context, and sampling and elicitation sent back to the client.
+//! call's context, sampling and elicitation sent back to the client, and a schema with
+//! `$schema`, `$defs` and `$ref` served as authored.
 //!
 //! ```sh
 //! cargo run -p toolgate-serve --features http --example conformance_fixture -- 127.0.0.1:0
@@ -18,7 +19,7 @@ mod conformance {
 use std::time::Duration;
 
 use conformance::{
-    test_audio_content, test_elicitation, test_embedded_resource, test_error_handling,
+    json_schema_2020_12_tool, test_audio_content, test_elicitation, test_embedded_resource, test_error_handling,
     test_image_content, test_multiple_content_types, test_sampling, test_simple_text,
     test_tool_with_logging, test_tool_with_progress,
 };
@@ -120,6 +121,16 @@ impl conformance::SuiteAsyncHandler for Tools {
             .log(LogLevel::Info, "Tool execution completed")
             .await;
         content(vec![text("Tool with logging executed successfully")])
+    }
+
+    async fn json_schema_2020_12_tool(
+        &self,
+        _: Context<'_>,
+        arguments: json_schema_2020_12_tool::Args<'_>,
+    ) -> Reply {
+        // The scenario only lists the tool (its schema served as authored); a call answers
+        // with the typed arguments.
+        Reply::from(serde_json::to_value(&arguments))
     }
 
     async fn test_error_handling(&self, _: Context<'_>, _: test_error_handling::Args) -> Reply {

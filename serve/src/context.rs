@@ -6,14 +6,17 @@
 // revision; it is still the logging of 2025-11-25, which is what clients speak.
 #![allow(deprecated)]
 
+use std::any::Any;
 use std::future::Future;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
+use rmcp::ErrorData;
 use rmcp::RoleServer;
 use rmcp::model::{
-    CustomRequest, LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam,
-    ProgressToken, ServerRequest,
+    CustomRequest, ErrorCode, GetPromptRequestParams, LoggingLevel,
+    LoggingMessageNotificationParam, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ReadResourceRequestParams, ServerRequest, ServerResult,
 };
 use rmcp::service::{Peer, RequestContext};
 use tokio_util::sync::CancellationToken;
@@ -29,6 +32,52 @@ pub struct CallContext {
     progress_token: Option<ProgressToken>,
     peer: Option<Peer<RoleServer>>,
     client_level: ClientLogLevel,
+    session: SessionScope,
+}
+
+/// The MCP session a call belongs to: a number unique in the process, and one slot where a
+/// backend keeps what lives as long as the session (the gate's upstream connection), dropped
+/// with it. A stdio server has one session; over HTTP each `Mcp-Session-Id` (or stateless
+/// exchange) has its own.
+#[derive(Clone)]
+pub struct SessionScope(Arc<ScopeInner>);
+
+struct ScopeInner {
+    id: u64,
+    state: OnceLock<Arc<dyn Any + Send + Sync>>,
+}
+
+static NEXT_SESSION: AtomicU64 = AtomicU64::new(1);
+
+impl Default for SessionScope {
+    fn default() -> SessionScope {
+        SessionScope(Arc::new(ScopeInner {
+            id: NEXT_SESSION.fetch_add(1, Ordering::Relaxed),
+            state: OnceLock::new(),
+        }))
+    }
+}
+
+impl std::fmt::Debug for SessionScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionScope")
+            .field("id", &self.0.id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SessionScope {
+    /// The session's number: unique among the sessions of this process, starting at 1.
+    pub fn id(&self) -> u64 {
+        self.0.id
+    }
+
+    /// The session's state of type `T`, made by `init` on first use. `None` when the slot
+    /// already holds a value of another type (one backend per session owns the slot).
+    pub fn state<T: Any + Send + Sync>(&self, init: impl FnOnce() -> T) -> Option<Arc<T>> {
+        let any = self.0.state.get_or_init(|| Arc::new(init())).clone();
+        any.downcast::<T>().ok()
+    }
 }
 
 /// The level a session's client asked for with `logging/setLevel` (until it does, every
@@ -83,12 +132,14 @@ impl CallContext {
     pub(crate) fn of(
         context: &RequestContext<RoleServer>,
         client_level: &ClientLogLevel,
+        session: &SessionScope,
     ) -> CallContext {
         CallContext {
             cancellation: context.ct.clone(),
             progress_token: context.meta.get_progress_token(),
             peer: Some(context.peer.clone()),
             client_level: client_level.clone(),
+            session: session.clone(),
         }
     }
 
@@ -100,7 +151,24 @@ impl CallContext {
             progress_token: None,
             peer: None,
             client_level: ClientLogLevel::default(),
+            session: SessionScope::default(),
         }
+    }
+
+    /// The session this call belongs to.
+    pub fn session(&self) -> &SessionScope {
+        &self.session
+    }
+
+    /// The client of this call's session (`None` for a detached context): what a backend
+    /// relays the requests of a server behind it to (sampling, elicitation, roots).
+    pub fn peer(&self) -> Option<&Peer<RoleServer>> {
+        self.peer.as_ref()
+    }
+
+    /// The `progressToken` the client sent with the call, if any.
+    pub fn progress_token(&self) -> Option<&ProgressToken> {
+        self.progress_token.as_ref()
     }
 
     /// Resolves when the client cancels the call (`notifications/cancelled`) or the session
@@ -263,6 +331,57 @@ pub trait AsyncBackend: Send + Sync + 'static {
         arguments: &JsonObject,
         context: &CallContext,
     ) -> impl Future<Output = Result<Reply, CallError>> + Send;
+
+    /// Told of a call of a tool the session does not list, which the server answers as
+    /// unknown without calling [`AsyncBackend::call_async`] (for an audit). Default: nothing.
+    fn on_unknown_tool(&self, tool: &str, context: &CallContext) {
+        let _ = (tool, context);
+    }
+
+    /// Answers a request about prompts or resources, for a backend that passes them through
+    /// to a server behind it. Default: method not found, as a server without them answers.
+    fn passthrough(
+        &self,
+        request: Passthrough,
+        context: &CallContext,
+    ) -> impl Future<Output = Result<ServerResult, ErrorData>> + Send {
+        let _ = context;
+        std::future::ready(Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            request.method(),
+            None,
+        )))
+    }
+}
+
+/// A request of the client about prompts or resources: what a gate passes through to the
+/// server behind it unchanged.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Passthrough {
+    /// `prompts/list`
+    ListPrompts(Option<PaginatedRequestParams>),
+    /// `prompts/get`
+    GetPrompt(GetPromptRequestParams),
+    /// `resources/list`
+    ListResources(Option<PaginatedRequestParams>),
+    /// `resources/templates/list`
+    ListResourceTemplates(Option<PaginatedRequestParams>),
+    /// `resources/read`
+    ReadResource(ReadResourceRequestParams),
+}
+
+impl Passthrough {
+    /// The JSON-RPC method.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Passthrough::ListPrompts(_) => "prompts/list",
+            Passthrough::GetPrompt(_) => "prompts/get",
+            Passthrough::ListResources(_) => "resources/list",
+            Passthrough::ListResourceTemplates(_) => "resources/templates/list",
+            Passthrough::ReadResource(_) => "resources/read",
+        }
+    }
 }
 
 impl<B: Backend> AsyncBackend for B {

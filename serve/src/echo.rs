@@ -19,13 +19,11 @@
 //!   `i64` and `f64`, undeclared properties a struct ignores dropped), so both backends
 //!   answer a call alike.
 
-use std::collections::HashMap;
-
-use toolgate_runtime::model::Schema;
-use toolgate_runtime::{CallError, CatalogProfile, Source, as_typed, check_arguments, echo};
+use toolgate_runtime::{CallError, CatalogProfile, Source, as_typed, echo};
 use toolgate_schema::json::to_pretty;
 use toolgate_schema::{Session, Surface};
 
+use crate::checked::ServedSchemas;
 use crate::{Backend, JsonObject, Reply, ServeError, ToolServer};
 
 /// A generated catalog's dispatch for one session, with its `EchoHandler`.
@@ -61,31 +59,23 @@ impl Backend for EchoBackend {
 }
 
 /// The echo backend of a catalog folder: the input schema each tool of the session is
-/// served, checked at run time.
+/// served, checked at run time ([`ServedSchemas`]).
 #[derive(Debug)]
 pub struct FolderEcho {
-    schemas: HashMap<String, Schema>,
+    schemas: ServedSchemas,
 }
 
 impl FolderEcho {
     /// The backend of `session` over `surface`.
     pub fn new(surface: &Surface, session: &Session) -> FolderEcho {
         FolderEcho {
-            schemas: surface
-                .served(session)
-                .into_iter()
-                .map(|s| (s.tool.name.clone(), s.entry.input_schema.clone()))
-                .collect(),
+            schemas: ServedSchemas::new(surface, session, |_| true),
         }
     }
 
     fn call(&self, tool: &str, arguments: &JsonObject) -> Result<Reply, CallError> {
-        let schema = self
-            .schemas
-            .get(tool)
-            .ok_or_else(|| CallError::unknown_tool(tool))?;
         let value = serde_json::Value::Object(arguments.clone());
-        check_arguments(tool, schema, &value)?;
+        let schema = self.schemas.check(tool, &value)?;
         Ok(Reply::Structured(echo(tool, &as_typed(schema, &value))))
     }
 }

@@ -95,6 +95,7 @@ struct HttpSession<B> {
     grants: Arc<Grants<B>>,
     initialized: AtomicBool,
     client_level: crate::context::ClientLogLevel,
+    scope: crate::SessionScope,
 }
 
 impl<B: AsyncBackend> HttpSession<B> {
@@ -143,9 +144,15 @@ impl<B: AsyncBackend> ServerHandler for HttpSession<B> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.server(&context.extensions)?
-            .call_logged(&request, &context, &self.client_level)
+            .call_logged(&request, &context, &self.client_level, &self.scope)
             .await
     }
+
+    crate::passthrough_handlers!(
+        |this, context| this.server(&context.extensions)?,
+        &this.client_level,
+        &this.scope
+    );
 
     #[allow(deprecated)] // MCP logging: deprecated by SEP-2577, still 2025-11-25's
     async fn set_level(
@@ -519,6 +526,7 @@ fn run<B: AsyncBackend>(
                 grants: factory_grants.clone(),
                 initialized: AtomicBool::new(false),
                 client_level: Default::default(),
+                scope: Default::default(),
             })
         };
         let config = StreamableHttpServerConfig::default()

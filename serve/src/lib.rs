@@ -74,10 +74,13 @@
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+pub mod checked;
 #[cfg(feature = "client")]
 pub mod client;
 mod context;
 pub mod echo;
+#[cfg(feature = "gate")]
+pub mod gate;
 #[cfg(feature = "http")]
 pub mod http;
 mod log;
@@ -94,13 +97,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
     CustomResult, Implementation, InitializeRequestParams, InitializeResult, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, ServerResult, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use toolgate_schema::runtime::CallError;
 
-pub use context::{AsyncBackend, CallContext};
+pub use context::{AsyncBackend, CallContext, Passthrough, SessionScope};
 pub use log::{LogLevel, set_log_level};
 pub use stdio::{MAX_MESSAGE_BYTES, serve_stdio};
 
@@ -125,6 +128,9 @@ pub enum Reply {
         /// Whether the tool failed.
         is_error: bool,
     },
+    /// A result to send as it is (content, structured content, `isError`): what a gate
+    /// passes back from the server behind it.
+    Passed(CallToolResult),
 }
 
 impl From<serde_json::Value> for Reply {
@@ -194,6 +200,27 @@ impl fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
+/// Refuses a list holding a tool whose `execution.taskSupport` is `"required"`: tasks are
+/// not implemented (and rmcp's `Tool` carries no `execution`), so no client could call it.
+fn refuse_required_tasks(tools_list_json: &str) -> Result<(), ServeError> {
+    let list: serde_json::Value =
+        serde_json::from_str(tools_list_json).map_err(|e| ServeError::ToolsList(e.to_string()))?;
+    let tools = list.get("tools").and_then(|t| t.as_array());
+    for tool in tools.into_iter().flatten() {
+        if tool
+            .pointer("/execution/taskSupport")
+            .and_then(|v| v.as_str())
+            == Some("required")
+        {
+            let name = tool.get("name").and_then(|n| n.as_str()).unwrap_or("?");
+            return Err(ServeError::ToolsList(format!(
+                "tool `{name}` requires task-augmented execution (`execution.taskSupport: \"required\"`), which toolgate serve does not implement"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// An MCP server (an `rmcp` [`ServerHandler`]) serving one fixed list of tools and answering
 /// their calls through a [`Backend`].
 ///
@@ -217,6 +244,8 @@ pub struct ToolServer<B> {
     initialized: AtomicBool,
     /// The level this session's client asked for (stdio: the one session).
     client_level: context::ClientLogLevel,
+    /// The stdio session (over HTTP each session has its own).
+    scope: SessionScope,
 }
 
 #[derive(serde::Deserialize)]
@@ -231,6 +260,7 @@ impl<B: AsyncBackend> ToolServer<B> {
     // the clients that speak it, and `CallContext::log` is how a handler logs.
     #[allow(deprecated)]
     pub fn new(tools_list_json: &str, backend: B) -> Result<ToolServer<B>, ServeError> {
+        refuse_required_tasks(tools_list_json)?;
         let list: ToolsListText = serde_json::from_str(tools_list_json)
             .map_err(|e| ServeError::ToolsList(e.to_string()))?;
         let names = list.tools.iter().map(|t| t.name.to_string()).collect();
@@ -248,7 +278,18 @@ impl<B: AsyncBackend> ToolServer<B> {
             info,
             initialized: AtomicBool::new(false),
             client_level: context::ClientLogLevel::default(),
+            scope: SessionScope::default(),
         })
+    }
+
+    /// Changes the capabilities advertised at initialization (tools and logging are always
+    /// on): a gate adds the prompts and resources of the server it passes them through to.
+    pub fn with_capabilities(
+        mut self,
+        change: impl FnOnce(&mut ServerCapabilities),
+    ) -> ToolServer<B> {
+        change(&mut self.info.capabilities);
+        self
     }
 
     /// Sets the instructions sent to the client at initialization.
@@ -314,6 +355,7 @@ impl<B: AsyncBackend> ToolServer<B> {
         let empty = JsonObject::new();
         let arguments = arguments.unwrap_or(&empty);
         if !self.names.contains(tool) {
+            self.backend.on_unknown_tool(tool, context);
             return Err(unknown_tool(tool));
         }
         answer(
@@ -334,6 +376,7 @@ fn answer(tool: &str, reply: Result<Reply, CallError>) -> Result<CallToolResult,
         }
         Ok(Reply::Failed(message)) => Ok(CallToolResult::error(vec![ContentBlock::text(message)])),
         Ok(Reply::Content { content, is_error }) => Ok(content_result(content, is_error)),
+        Ok(Reply::Passed(result)) => Ok(result),
         // The backend does not have a tool the list names: still the one answer a client
         // gets for a tool it may not call.
         Err(CallError::UnknownTool { .. }) => Err(unknown_tool(tool)),
@@ -417,17 +460,118 @@ impl<B: AsyncBackend> ToolServer<B> {
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
         client_level: &context::ClientLogLevel,
+        scope: &SessionScope,
     ) -> Result<CallToolResponse, ErrorData> {
         let _running = shutdown::start_call();
         let started = std::time::Instant::now();
-        let context = CallContext::of(context, client_level);
+        let context = CallContext::of(context, client_level, scope);
         let answer = self
             .call_with(&request.name, request.arguments.as_ref(), &context)
             .await;
         log::call(&request.name, &answer, started.elapsed());
         answer.map(CallToolResponse::from)
     }
+
+    /// A prompts or resources request through the backend's [`AsyncBackend::passthrough`],
+    /// its answer taken by `pick` (a result of another kind is an internal error).
+    pub(crate) async fn passthrough<T>(
+        &self,
+        request: Passthrough,
+        context: &RequestContext<RoleServer>,
+        client_level: &context::ClientLogLevel,
+        scope: &SessionScope,
+        pick: fn(ServerResult) -> Option<T>,
+    ) -> Result<T, ErrorData> {
+        let method = request.method();
+        let context = CallContext::of(context, client_level, scope);
+        let result = self.backend.passthrough(request, &context).await?;
+        pick(result).ok_or_else(|| {
+            ErrorData::internal_error(format!("the answer to {method} is of another kind"), None)
+        })
+    }
 }
+
+/// The five passthrough methods of an rmcp `ServerHandler` whose `$server` expression gives
+/// the [`ToolServer`] of a request context `$cx` (stdio: itself; HTTP: the grant's).
+macro_rules! passthrough_handlers {
+    (|$this:ident, $cx:ident| $server:expr, $level:expr, $scope:expr) => {
+        async fn list_prompts(
+            &self,
+            request: Option<rmcp::model::PaginatedRequestParams>,
+            $cx: rmcp::service::RequestContext<rmcp::RoleServer>,
+        ) -> Result<rmcp::model::ListPromptsResult, rmcp::ErrorData> {
+            let $this = self;
+            let r = $crate::Passthrough::ListPrompts(request);
+            $server
+                .passthrough(r, &$cx, $level, $scope, |r| match r {
+                    rmcp::model::ServerResult::ListPromptsResult(x) => Some(x),
+                    _ => None,
+                })
+                .await
+        }
+
+        async fn get_prompt(
+            &self,
+            request: rmcp::model::GetPromptRequestParams,
+            $cx: rmcp::service::RequestContext<rmcp::RoleServer>,
+        ) -> Result<rmcp::model::GetPromptResponse, rmcp::ErrorData> {
+            let $this = self;
+            let r = $crate::Passthrough::GetPrompt(request);
+            $server
+                .passthrough(r, &$cx, $level, $scope, |r| match r {
+                    rmcp::model::ServerResult::GetPromptResult(x) => Some(x.into()),
+                    _ => None,
+                })
+                .await
+        }
+
+        async fn list_resources(
+            &self,
+            request: Option<rmcp::model::PaginatedRequestParams>,
+            $cx: rmcp::service::RequestContext<rmcp::RoleServer>,
+        ) -> Result<rmcp::model::ListResourcesResult, rmcp::ErrorData> {
+            let $this = self;
+            let r = $crate::Passthrough::ListResources(request);
+            $server
+                .passthrough(r, &$cx, $level, $scope, |r| match r {
+                    rmcp::model::ServerResult::ListResourcesResult(x) => Some(x),
+                    _ => None,
+                })
+                .await
+        }
+
+        async fn list_resource_templates(
+            &self,
+            request: Option<rmcp::model::PaginatedRequestParams>,
+            $cx: rmcp::service::RequestContext<rmcp::RoleServer>,
+        ) -> Result<rmcp::model::ListResourceTemplatesResult, rmcp::ErrorData> {
+            let $this = self;
+            let r = $crate::Passthrough::ListResourceTemplates(request);
+            $server
+                .passthrough(r, &$cx, $level, $scope, |r| match r {
+                    rmcp::model::ServerResult::ListResourceTemplatesResult(x) => Some(x),
+                    _ => None,
+                })
+                .await
+        }
+
+        async fn read_resource(
+            &self,
+            request: rmcp::model::ReadResourceRequestParams,
+            $cx: rmcp::service::RequestContext<rmcp::RoleServer>,
+        ) -> Result<rmcp::model::ReadResourceResponse, rmcp::ErrorData> {
+            let $this = self;
+            let r = $crate::Passthrough::ReadResource(request);
+            $server
+                .passthrough(r, &$cx, $level, $scope, |r| match r {
+                    rmcp::model::ServerResult::ReadResourceResult(x) => Some(x.into()),
+                    _ => None,
+                })
+                .await
+        }
+    };
+}
+pub(crate) use passthrough_handlers;
 
 impl<B: AsyncBackend> ServerHandler for ToolServer<B> {
     fn get_info(&self) -> ServerConfig {
@@ -456,9 +600,11 @@ impl<B: AsyncBackend> ServerHandler for ToolServer<B> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call_logged(&request, &context, &self.client_level)
+        self.call_logged(&request, &context, &self.client_level, &self.scope)
             .await
     }
+
+    passthrough_handlers!(|this, context| this, &this.client_level, &this.scope);
 
     #[allow(deprecated)] // MCP logging: deprecated by SEP-2577, still 2025-11-25's
     async fn set_level(

@@ -413,3 +413,60 @@ fn a_detached_call_context_is_the_handlers_context() {
     assert!(refused.unwrap_err().contains("no client"));
     runtime.block_on(handler.log(toolgate_runtime::LogLevel::Info, "nobody listens"));
 }
+
+#[test]
+fn a_tool_that_requires_tasks_is_refused() {
+    let list = r#"{"tools":[{"name":"slow","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}]}"#;
+    let backend = echo::EchoBackend::Generated(Box::new(|_, _| Ok(Value::Null)));
+    let err = ToolServer::new(list, backend).err().map(|e| e.to_string());
+    assert_eq!(
+        err.as_deref(),
+        Some(
+            "the tools/list to serve does not read: tool `slow` requires task-augmented execution (`execution.taskSupport: \"required\"`), which toolgate serve does not implement"
+        )
+    );
+    let optional = list.replace("required", "optional");
+    let backend = echo::EchoBackend::Generated(Box::new(|_, _| Ok(Value::Null)));
+    assert!(ToolServer::new(&optional, backend).is_ok());
+}
+
+#[test]
+fn a_catalog_folder_validates_every_keyword_at_run_time() {
+    let matrix = r#"{"catalog": "c", "selector": {"env": "P"}, "profiles": {"all": "All."},
+        "groups": {"g": {}}, "grants": {"g": ["all"]}}"#;
+    let tool = r##"{"name": "find", "group": "g", "description": "Find.", "inputSchema": {
+        "$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+        "properties": {"q": {"type": "string", "pattern": "^[a-z]+$"},
+                       "limit": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]}},
+        "required": ["q"]}}"##;
+    let files = vec![
+        toolgate_schema::SourceFile {
+            rel: "profiles.json".into(),
+            bytes: matrix.as_bytes().to_vec(),
+        },
+        toolgate_schema::SourceFile {
+            rel: "tools/find.json".into(),
+            bytes: tool.as_bytes().to_vec(),
+        },
+    ];
+    let catalog = toolgate_schema::load_sources(Path::new("c"), files).unwrap();
+    let surface = toolgate_schema::Surface::from_catalog(&catalog);
+    let session = surface.resolve("all");
+    let backend = echo::EchoBackend::Folder(echo::FolderEcho::new(&surface, &session));
+    assert!(
+        backend
+            .call("find", &object(json!({"q": "abc", "limit": null})))
+            .is_ok()
+    );
+    let refused = |args: Value| match backend.call("find", &object(args)) {
+        Err(CallError::InvalidArguments { violations, .. }) => violations
+            .iter()
+            .map(|v| v.field.clone())
+            .collect::<Vec<_>>(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(refused(json!({"q": "ABC"})), ["q"]);
+    assert_eq!(refused(json!({"q": "abc", "limit": 0})), ["limit"]);
+    // What the typed model holds keeps the generated code's message.
+    assert_eq!(refused(json!({})), ["q"]);
+}

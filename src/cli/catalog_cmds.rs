@@ -136,6 +136,10 @@ pub fn check(args: &CheckArgs) -> u8 {
     }
     match arg.load() {
         Ok(c) => {
+            // Warnings never fail the check: what a catalog may hold but is worth saying.
+            for w in &c.warnings {
+                eprintln!("warning: {w}");
+            }
             let surface = Surface::from_catalog(&c);
             let counts: Vec<String> = surface
                 .profiles
@@ -145,8 +149,13 @@ pub fn check(args: &CheckArgs) -> u8 {
                     format!("{} {n}", p.name)
                 })
                 .collect();
+            let warned = match c.warnings.len() {
+                0 => String::new(),
+                1 => ", 1 warning".to_string(),
+                n => format!(", {n} warnings"),
+            };
             eprintln!(
-                "ok: catalog `{}`: {} tools, {} profiles ({}), {} always on",
+                "ok: catalog `{}`: {} tools, {} profiles ({}), {} always on{warned}",
                 c.name,
                 c.tools.len(),
                 c.profiles.len(),

@@ -13,8 +13,8 @@ use super::{CatalogArg, EXIT_ERROR, EXIT_OK};
 /// Arguments of `toolgate serve`.
 #[derive(Args, Debug)]
 #[command(
-    long_about = "Serve a profile's tools as an MCP server on standard input and output, or over MCP Streamable HTTP at /mcp with --http.\n\nThe backend is an echo, a contract test double: every call is validated as a server generated from the catalog validates it (through the generated types for a bundled catalog, with the run-time validator for a catalog folder) and answered with the arguments it parsed, as structured content. Nothing is executed.\n\nA tool the profile is not granted is answered exactly like an unknown tool (JSON-RPC error -32602); arguments that fail the schema are a tool result with isError and a message naming the field. Input that is not JSON is answered -32700, JSON that is not a request -32600, a message over 16 MiB is refused.\n\nOver HTTP, Host and Origin must name the bound address (or --allow-host / --allow-origin): else 421 (Host) or 403 (Origin). With --tokens, each bearer token is served the profile the file maps it to; a request without a valid token gets 401.",
-    after_help = "Examples:\n  toolgate serve --catalog tatara --profile refine\n  MAETRA_CAPABILITIES=task_guard,govern toolgate serve --catalog maetra\n  toolgate serve --catalog path/to/catalog --profile implement\n  toolgate serve --catalog tatara --profile implement --http 127.0.0.1:8080\n  toolgate serve --catalog tatara --tokens tokens.toml --http 127.0.0.1:8080\n\nAn unknown or empty profile fails closed: the always-on tools only, and a warning on stderr. Standard output carries MCP messages only; the stdio server stops when its input closes (exit 0 after a session, exit 2 if it closes before the client initialized one). SIGTERM and Ctrl-C stop either server gracefully: calls in flight finish (at most 3 s), exit 0."
+    long_about = "Serve a profile's tools as an MCP server on standard input and output, or over MCP Streamable HTTP at /mcp with --http.\n\nThe backend is an echo, a contract test double: every call is validated as a server generated from the catalog validates it (through the generated types for a bundled catalog, with the run-time validator for a catalog folder) and answered with the arguments it parsed, as structured content. Nothing is executed.\n\nA tool the profile is not granted is answered exactly like an unknown tool (JSON-RPC error -32602); arguments that fail the schema are a tool result with isError and a message naming the field. Input that is not JSON is answered -32700, JSON that is not a request -32600, a message over 16 MiB is refused.\n\nOver HTTP, Host and Origin must name the bound address (or --allow-host / --allow-origin): else 421 (Host) or 403 (Origin). With --tokens, each bearer token is served the profile the file maps it to; a request without a valid token gets 401.\n\nWith --upstream 'CMD ARGS' (stdio, one upstream per session) or --upstream-url URL (Streamable HTTP), the backend is an existing MCP server instead, gated by the catalog: tools/list is the profile's, arguments are checked before they are forwarded, the upstream's results are passed back unchanged, and an upstream whose definitions drifted from the catalog (a granted tool missing, or its description, inputSchema, outputSchema or annotations changed) is refused at start (exit 2) unless --allow-drift. Prompts and resources pass through; the client's token is never forwarded. See docs/serve.md.",
+    after_help = "Examples:\n  toolgate serve --catalog tatara --profile refine\n  MAETRA_CAPABILITIES=task_guard,govern toolgate serve --catalog maetra\n  toolgate serve --catalog path/to/catalog --profile implement\n  toolgate serve --catalog tatara --profile implement --http 127.0.0.1:8080\n  toolgate serve --catalog tatara --tokens tokens.toml --http 127.0.0.1:8080\n  toolgate serve --catalog schema/time --profile limited --upstream 'uvx mcp-server-time' --audit gate.jsonl\n\nAn unknown or empty profile fails closed: the always-on tools only, and a warning on stderr. Standard output carries MCP messages only; the stdio server stops when its input closes (exit 0 after a session, exit 2 if it closes before the client initialized one). SIGTERM and Ctrl-C stop either server gracefully: calls in flight finish (at most 3 s), exit 0."
 )]
 pub struct ServeArgs {
     /// A bundled catalog (tatara, maetra) or a catalog folder.
@@ -54,7 +54,41 @@ pub struct ServeArgs {
     /// info (also one line per tools/call). Never tokens or arguments.
     #[arg(long, value_name = "LEVEL", default_value = "off")]
     log_level: LogLevel,
+    /// Gate an existing MCP server instead of echoing: this command (split like shell words,
+    /// run without a shell) is started over stdio once per downstream session.
+    #[arg(long, value_name = "'CMD ARGS'", conflicts_with = "upstream_url")]
+    upstream: Option<String>,
+    /// Gate an MCP server reached over Streamable HTTP at this http:// URL.
+    #[arg(long, value_name = "URL")]
+    upstream_url: Option<String>,
+    /// A header sent with every request to --upstream-url ('Name: value', repeatable): the
+    /// upstream's own credentials. The client's token is never forwarded.
+    #[arg(long, value_name = "'NAME: VALUE'", requires = "upstream_url")]
+    upstream_header: Vec<String>,
+    /// The most seconds one upstream exchange may take (start and initialize, or one call);
+    /// past it the call gets a tool error and the upstream is started again on the next.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    upstream_timeout: u64,
+    /// Serve even when the upstream drifted from the catalog: a warning, and the drifted
+    /// tools are not listed.
+    #[arg(long)]
+    allow_drift: bool,
+    /// Append one JSON line per tools/call to FILE (time, session, profile, tool, forwarded
+    /// or refused and why, duration).
+    #[arg(long, value_name = "FILE")]
+    audit: Option<std::path::PathBuf>,
+    /// Also write each call's arguments in the audit.
+    #[arg(long, requires = "audit")]
+    audit_args: bool,
 }
+
+impl ServeArgs {
+    fn gates(&self) -> bool {
+        self.upstream.is_some() || self.upstream_url.is_some()
+    }
+}
+
+mod gate;
 
 /// A catalog opened for serving: bundled (generated dispatch) or a folder's surface.
 enum Opened {
@@ -104,6 +138,15 @@ fn session(catalog: &Opened, given: Option<(&str, Source<'_>)>) -> Result<EchoSe
 /// `toolgate serve`
 pub fn serve(args: &ServeArgs) -> u8 {
     toolgate_serve::set_log_level(args.log_level);
+    if args.gates() {
+        return gate::serve(args);
+    }
+    if args.allow_drift || args.audit.is_some() || args.upstream_timeout != 30 {
+        eprintln!(
+            "error: --allow-drift, --audit and --upstream-timeout need --upstream or --upstream-url"
+        );
+        return EXIT_ERROR;
+    }
     let catalog = match open(&args.catalog) {
         Ok(c) => c,
         Err(code) => return code,
@@ -151,7 +194,7 @@ mod http {
 
     use super::{EXIT_ERROR, Opened, ServeArgs, finish, session};
 
-    fn options(args: &ServeArgs) -> HttpOptions {
+    pub(super) fn options(args: &ServeArgs) -> HttpOptions {
         HttpOptions {
             allowed_hosts: args.allow_host.clone(),
             allowed_origins: args.allow_origin.clone(),
@@ -160,6 +203,22 @@ mod http {
                 eprintln!("toolgate: listening on http://{bound}/mcp");
             })),
             stop: None,
+        }
+    }
+
+    /// The token table of `--tokens FILE`; `None` after printing why it does not read.
+    pub(super) fn read_tokens(path: &std::path::Path) -> Option<TokenTable> {
+        match std::fs::read_to_string(path)
+            .map_err(|e| vec![e.to_string()])
+            .and_then(|text| TokenTable::parse(&text))
+        {
+            Ok(t) => Some(t),
+            Err(errors) => {
+                for e in errors {
+                    eprintln!("error: {}: {e}", path.display());
+                }
+                None
+            }
         }
     }
 
@@ -183,17 +242,8 @@ mod http {
             eprintln!("toolgate: {}", session.summary_on("HTTP"));
             return finish(serve_http(addr, session.server, options(args)));
         };
-        let tokens = match std::fs::read_to_string(path)
-            .map_err(|e| vec![e.to_string()])
-            .and_then(|text| TokenTable::parse(&text))
-        {
-            Ok(t) => t,
-            Err(errors) => {
-                for e in errors {
-                    eprintln!("error: {}: {e}", path.display());
-                }
-                return EXIT_ERROR;
-            }
+        let Some(tokens) = read_tokens(path) else {
+            return EXIT_ERROR;
         };
         let mut servers = HashMap::new();
         for grant in tokens.grants() {
