@@ -10,8 +10,8 @@
 //! - [`naming`]: Rust identifiers from JSON names, and the scopes in which two names that
 //!   convert to one identifier are an error;
 //! - [`types`]: one module per tool with its argument types;
-//! - [`profiles`]: the `Profile` enum, one handler trait per profile, dispatch, and the
-//!   manifest and `tools/list` constants.
+//! - [`profiles`]: the `Profile` enum, one handler trait per profile (synchronous and
+//!   asynchronous), dispatch, and the manifest and `tools/list` constants.
 //!
 //! What the generated code looks like, for a catalog with a profile `implement`:
 //!
@@ -23,10 +23,25 @@
 //! pub trait AlwaysOnHandler { type Output; fn task_get(&self, arguments: task_get::Args) -> Self::Output; .. }
 //! pub trait ImplementHandler: AlwaysOnHandler { fn mr_write(&self, arguments: mr_write::Args) -> Self::Output; .. }
 //! pub trait Handler: AlwaysOnHandler + ImplementHandler + .. {}
+//! pub trait AlwaysOnAsyncHandler { type Output;
+//!     fn task_get(&self, context: HandlerContext<'_, Profile>, arguments: task_get::Args)
+//!         -> impl Future<Output = Self::Output> + Send; .. }
+//! pub trait ImplementAsyncHandler: AlwaysOnAsyncHandler { .. }   // and AsyncHandler
+//! impl<H: ImplementHandler> ImplementAsyncHandler for H { .. }  // sync is async, ready at once
 //! pub struct EchoHandler;                      // answers each call with its typed arguments
 //! pub fn dispatch_implement(handler, tool, arguments) -> Result<Output, CallError>
 //! pub fn dispatch(session, handler, tool, arguments) -> Result<Output, CallError>
+//! pub async fn dispatch_implement_async(handler, context, tool, arguments) -> Result<..>
+//! pub async fn dispatch_async(handler, context, tool, arguments) -> Result<..>
 //! ```
+//!
+//! The asynchronous traits return `impl Future + Send` rather than being `async fn`s, so a
+//! multi-threaded server can require the future to be sendable (an implementation may still
+//! write `async fn`). Each method gets a `toolgate_runtime::HandlerContext`: the session,
+//! cancellation, progress, MCP logging and requests to the client, over hooks the server
+//! provides (toolgate-serve's `CallContext`). The synchronous traits and dispatch are
+//! unchanged, and every synchronous handler is an asynchronous one through a blanket
+//! implementation.
 
 pub mod naming;
 pub mod profiles;

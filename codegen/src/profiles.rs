@@ -5,6 +5,11 @@
 //! that leaves a tool out does not compile, and the argument type of each method is the one
 //! the profile is served, so refine's `mr_write` takes the narrower restricted type.
 //!
+//! Each trait has an asynchronous twin (`AlwaysOnAsyncHandler`, `RefineAsyncHandler`, ...):
+//! the same methods, each given the call's `HandlerContext` and returning `impl Future +
+//! Send`, with a blanket implementation for every synchronous handler (its answer ready at
+//! once) and `dispatch_*_async` functions that parse exactly as the synchronous ones.
+//!
 //! Dispatch matches the tool name against the profile's tools only: a tool that exists but
 //! is not granted falls through to the same `CallError::UnknownTool` as a name that exists
 //! nowhere. The constants are written by the same functions as the run-time path
@@ -48,6 +53,59 @@ fn method_tokens(m: &Method<'_>) -> TokenStream {
     quote! {
         #[doc = #doc]
         fn #module(&self, arguments: #module::#ty) -> Self::Output;
+    }
+}
+
+/// The method of `m` in an asynchronous handler trait: the call's context, the arguments,
+/// a future of the output.
+fn async_method_tokens(m: &Method<'_>) -> TokenStream {
+    let module = &m.tool.module;
+    let ty = m.ty.elided();
+    let rt = m.rt;
+    let doc = format!("`{}`: {}", m.tool.name, m.entry.description);
+    quote! {
+        #[doc = #doc]
+        fn #module(
+            &self,
+            context: #rt::HandlerContext<'_, Profile>,
+            arguments: #module::#ty,
+        ) -> impl ::core::future::Future<Output = Self::Output> + ::core::marker::Send;
+    }
+}
+
+/// The method of `m` in the blanket implementation that makes a synchronous handler an
+/// asynchronous one: the sync method's output, ready at once.
+fn ready_tokens(sync_trait: &Ident, m: &Method<'_>) -> TokenStream {
+    let module = &m.tool.module;
+    let ty = m.ty.elided();
+    let rt = m.rt;
+    quote! {
+        #[inline]
+        fn #module(
+            &self,
+            _context: #rt::HandlerContext<'_, Profile>,
+            arguments: #module::#ty,
+        ) -> impl ::core::future::Future<Output = <H as AlwaysOnHandler>::Output> + ::core::marker::Send {
+            ::core::future::ready(<H as #sync_trait>::#module(self, arguments))
+        }
+    }
+}
+
+/// The asynchronous call of `m` through `trait_ident`: parsed as the profile's type, then
+/// the handler's future awaited.
+fn async_arm_tokens(trait_ident: &Ident, m: &Method<'_>) -> TokenStream {
+    let module = &m.tool.module;
+    let name = &m.tool.name;
+    let ty = m.ty.with_a();
+    let rt = m.rt;
+    quote! {
+        #name => match #rt::RawArguments::handle(
+            arguments,
+            |arguments: #module::#ty| <H as #trait_ident>::#module(handler, context, arguments),
+        ) {
+            ::core::result::Result::Ok(future) => ::core::result::Result::Ok(future.await),
+            ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
+        }
     }
 }
 
@@ -194,6 +252,13 @@ pub(crate) fn generate(
         .iter()
         .map(|m| arm_tokens(&always_trait, m))
         .collect();
+    let always_async_trait = format_ident!("AlwaysOnAsyncHandler");
+    let always_async_methods = always_on.iter().map(async_method_tokens);
+    let always_readies = always_on.iter().map(|m| ready_tokens(&always_trait, m));
+    let always_async_arms: Vec<TokenStream> = always_on
+        .iter()
+        .map(|m| async_arm_tokens(&always_async_trait, m))
+        .collect();
     let always_list: Vec<String> = surface.fail_closed.clone();
     let always_doc = format!(
         "The tools every session sees, the fail-closed one included ({}), and the type a handler returns. Every profile's trait has this one as its supertrait, so these are written once.",
@@ -213,8 +278,11 @@ pub(crate) fn generate(
     // For `dispatch`: each tool a profile is granted besides the always-on ones, with the
     // bits of the profiles granting it; and each profile's index and dispatch function.
     let mut granted: Vec<(&str, u64)> = Vec::new();
-    let mut profile_dispatch: Vec<(u32, Ident)> = Vec::new();
+    let mut profile_dispatch: Vec<(u32, Ident, Ident)> = Vec::new();
     let mut trait_idents = Vec::new();
+    let mut async_traits = Vec::new();
+    let mut async_dispatchers = Vec::new();
+    let mut async_trait_idents = Vec::new();
     let mut tools_lists = Vec::new();
     let mut tool_names_per_profile = Vec::new();
     for (index, p) in names.iter().enumerate() {
@@ -272,6 +340,57 @@ pub(crate) fn generate(
                 #(#method_tokens)*
             }
         });
+        let async_trait_ident = format_ident!(
+            "{}AsyncHandler",
+            p.variant.to_string().trim_start_matches("r#")
+        );
+        let async_methods = methods.iter().map(async_method_tokens);
+        let readies = methods.iter().map(|m| ready_tokens(&trait_ident, m));
+        let async_doc = format!(
+            "[`{trait_ident}`] with asynchronous methods, each given the call's context: what a server for profile `{}` implements when its handlers wait (databases, APIs, the client). Every [`{trait_ident}`] is one, its answers ready at once.",
+            p.name
+        );
+        async_traits.push(quote! {
+            #[doc = #async_doc]
+            pub trait #async_trait_ident: AlwaysOnAsyncHandler {
+                #(#async_methods)*
+            }
+
+            impl<H: #trait_ident + ?Sized> #async_trait_ident for H
+            where
+                <H as AlwaysOnHandler>::Output: ::core::marker::Send,
+            {
+                #(#readies)*
+            }
+        });
+        let async_arms = methods
+            .iter()
+            .map(|m| async_arm_tokens(&async_trait_ident, m));
+        let async_fn_ident = format_ident!("dispatch_{}_async", p.snake);
+        let async_fn_doc = format!(
+            "[`dispatch_{}`] for an asynchronous handler: the arguments checked and typed as there, then the handler's future awaited with the call's `context`.",
+            p.snake
+        );
+        async_dispatchers.push(quote! {
+            #[doc = #async_fn_doc]
+            pub async fn #async_fn_ident<'a, H, A>(
+                handler: &H,
+                context: #rt::HandlerContext<'_, Profile>,
+                tool: &str,
+                arguments: A,
+            ) -> ::core::result::Result<<H as AlwaysOnAsyncHandler>::Output, #rt::CallError>
+            where
+                H: #async_trait_ident + ::core::marker::Sync + ?Sized,
+                A: #rt::RawArguments<'a> + ::core::marker::Send,
+            {
+                match tool {
+                    #(#async_arms,)*
+                    #(#always_async_arms,)*
+                    _ => ::core::result::Result::Err(#rt::CallError::unknown_tool(tool)),
+                }
+            }
+        });
+        async_trait_idents.push(async_trait_ident);
         let fn_ident = format_ident!("dispatch_{}", p.snake);
         let fn_doc = format!(
             "Calls `tool` of profile `{}` on `handler`. A tool the profile is not granted is answered exactly as an unknown one; arguments that do not match the schema served to `{}` are refused with a message naming the field.",
@@ -302,7 +421,7 @@ pub(crate) fn generate(
                 None => granted.push((&m.tool.name, bit)),
             }
         }
-        profile_dispatch.push((index as u32, fn_ident.clone()));
+        profile_dispatch.push((index as u32, fn_ident.clone(), async_fn_ident));
         trait_idents.push(trait_ident);
         let session = surface.resolve(&p.name);
         tools_lists.push(to_pretty(&surface.tools_list_json(&session)));
@@ -488,10 +607,16 @@ pub(crate) fn generate(
 
     // The profiles of the session granted the tool (a constant per tool, and the session's
     // bits); the first of them, in declared order, is the lowest bit.
-    let granted_arms = granted.iter().map(|(tool, bits)| quote!(#tool => #bits));
+    let granted_arms: Vec<TokenStream> = granted
+        .iter()
+        .map(|(tool, bits)| quote!(#tool => #bits))
+        .collect();
     let profile_arms = profile_dispatch
         .iter()
-        .map(|(index, f)| quote!(#index => #f(handler, tool, arguments)));
+        .map(|(index, f, _)| quote!(#index => #f(handler, tool, arguments)));
+    let async_profile_arms = profile_dispatch
+        .iter()
+        .map(|(index, _, f)| quote!(#index => #f(handler, context, tool, arguments).await));
     let session_dispatch = if granted.is_empty() {
         quote! {
             let _ = session;
@@ -506,6 +631,20 @@ pub(crate) fn generate(
             match granted.trailing_zeros() {
                 #(#profile_arms,)*
                 _ => dispatch_always_on(handler, tool, arguments),
+            }
+        }
+    };
+    let async_session_dispatch = if granted.is_empty() {
+        quote!(dispatch_always_on_async(handler, context, tool, arguments).await)
+    } else {
+        quote! {
+            let granted: u64 = match tool {
+                #(#granted_arms,)*
+                _ => 0,
+            } & context.session().mask();
+            match granted.trailing_zeros() {
+                #(#async_profile_arms,)*
+                _ => dispatch_always_on_async(handler, context, tool, arguments).await,
             }
         }
     };
@@ -569,6 +708,35 @@ pub(crate) fn generate(
 
         #(#traits)*
 
+        /// [`AlwaysOnHandler`] with asynchronous methods, each given the call's context (the
+        /// session, cancellation, progress, logging, requests to the client): what a server
+        /// implements when its handlers wait on databases, APIs or the client. Every
+        /// [`AlwaysOnHandler`] whose output can be sent between threads is one, its answers
+        /// ready at once, so a synchronous handler serves wherever an asynchronous one is
+        /// asked for.
+        #allow
+        pub trait AlwaysOnAsyncHandler {
+            /// What a handler's future resolves to (for a synchronous handler, its `Output`).
+            type Output;
+            #(#always_async_methods)*
+        }
+
+        impl<H: AlwaysOnHandler + ?Sized> AlwaysOnAsyncHandler for H
+        where
+            <H as AlwaysOnHandler>::Output: ::core::marker::Send,
+        {
+            type Output = <H as AlwaysOnHandler>::Output;
+            #(#always_readies)*
+        }
+
+        #(#async_traits)*
+
+        /// An asynchronous handler for every profile: what [`dispatch_async`] needs.
+        /// Implemented for every type that implements each profile's asynchronous trait.
+        pub trait AsyncHandler: AlwaysOnAsyncHandler #(+ #async_trait_idents)* {}
+
+        impl<T: ?Sized + AlwaysOnAsyncHandler #(+ #async_trait_idents)*> AsyncHandler for T {}
+
         /// A handler for every profile that answers each call with the typed arguments it
         /// received, serialized (`{"tool": name, "arguments": {...}}`): a contract test
         /// double for clients and skills, not a backend.
@@ -605,6 +773,41 @@ pub(crate) fn generate(
         }
 
         #(#dispatchers)*
+
+        /// [`dispatch_always_on`] for an asynchronous handler, the handler's future awaited
+        /// with the call's `context`.
+        pub async fn dispatch_always_on_async<'a, H, A>(
+            handler: &H,
+            context: #rt::HandlerContext<'_, Profile>,
+            tool: &str,
+            arguments: A,
+        ) -> ::core::result::Result<<H as AlwaysOnAsyncHandler>::Output, #rt::CallError>
+        where
+            H: AlwaysOnAsyncHandler + ::core::marker::Sync + ?Sized,
+            A: #rt::RawArguments<'a> + ::core::marker::Send,
+        {
+            match tool {
+                #(#always_async_arms,)*
+                _ => ::core::result::Result::Err(#rt::CallError::unknown_tool(tool)),
+            }
+        }
+
+        #(#async_dispatchers)*
+
+        /// [`dispatch`] for an asynchronous handler: the session is the context's
+        /// (`HandlerContext::session`), the handler's future is awaited with `context`.
+        pub async fn dispatch_async<'a, H, A>(
+            handler: &H,
+            context: #rt::HandlerContext<'_, Profile>,
+            tool: &str,
+            arguments: A,
+        ) -> ::core::result::Result<<H as AlwaysOnAsyncHandler>::Output, #rt::CallError>
+        where
+            H: AsyncHandler + ::core::marker::Sync + ?Sized,
+            A: #rt::RawArguments<'a> + ::core::marker::Send,
+        {
+            #async_session_dispatch
+        }
 
         /// Calls `tool` as `session` sees it: through the first of its profiles (declared
         /// order) that is granted the tool, or as an always-on tool when it failed closed.

@@ -37,6 +37,31 @@ fn tatara_expands() {
     assert!(text.contains("pub struct RefineArgs"), "{text}");
 }
 
+#[test]
+fn async_traits_return_sendable_futures_and_sync_handlers_are_async_ones() {
+    let text = expand("tatara");
+    for item in [
+        "pub trait AlwaysOnAsyncHandler",
+        "pub trait RefineAsyncHandler : AlwaysOnAsyncHandler",
+        "pub trait AsyncHandler : AlwaysOnAsyncHandler",
+        "impl < H : AlwaysOnHandler + ? Sized > AlwaysOnAsyncHandler for H",
+        "impl < H : RefineHandler + ? Sized > RefineAsyncHandler for H",
+        "pub async fn dispatch_async",
+        "pub async fn dispatch_refine_async",
+        "pub async fn dispatch_always_on_async",
+        // A method of an async trait: the context, the profile's argument type, a future
+        // that can be sent.
+        "fn mr_write (& self , context : :: toolgate_runtime :: HandlerContext < '_ , Profile > , arguments : mr_write :: RefineArgs < '_ > ,) -> impl :: core :: future :: Future < Output = Self :: Output > + :: core :: marker :: Send ;",
+    ] {
+        assert!(text.contains(item), "missing `{item}`");
+    }
+    // Not a bare `async fn` in a public trait: its future's `Send` could not be named.
+    assert!(
+        !text.contains("async fn mr_write"),
+        "an async fn in a trait"
+    );
+}
+
 /// `TOOLGATE_DUMP=dir cargo test -p toolgate-schema --features codegen dump` writes the
 /// expansions (format them with rustfmt to read them).
 #[test]

@@ -2,8 +2,10 @@
 //!
 //! Each module holds what the macro generates for its catalog: argument types per tool
 //! (`tatara::mr_write::Args`, the restricted `tatara::mr_write::RefineArgs`), the `Profile`
-//! enum and `Session`, a handler trait per profile (`tatara::ImplementHandler`), dispatch
-//! (`tatara::dispatch_implement`, `tatara::dispatch`), and the manifest and `tools/list`
+//! enum and `Session`, a handler trait per profile (`tatara::ImplementHandler`) and its
+//! asynchronous twin (`tatara::ImplementAsyncHandler`, each call given a
+//! `toolgate_runtime::HandlerContext`), dispatch (`tatara::dispatch_implement`,
+//! `tatara::dispatch`, `tatara::dispatch_async`), and the manifest and `tools/list`
 //! constants that `toolgate manifest` and `toolgate tools-list` print for bundled catalogs.
 //! The golden files under `generated/golden/` are these constants, kept equal by a test.
 

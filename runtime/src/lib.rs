@@ -10,7 +10,8 @@
 //!
 //! What is here besides the model is small on purpose: the error of a refused call
 //! ([`CallError`]), how arguments are parsed and explained ([`RawArguments`], [`ToolArgs`],
-//! [`Check`]), and a resolved session ([`Session`]).
+//! [`Check`]), a resolved session ([`Session`]), and the context an asynchronous handler
+//! gets with each call ([`HandlerContext`] over a server's [`CallHooks`]).
 //!
 //! Generated argument types borrow from the arguments they are parsed from: a string field
 //! is a `Cow<'a, str>` that points into the JSON text (or the `serde_json::Value`) unless the
@@ -27,6 +28,7 @@
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+pub mod context;
 pub mod diag;
 pub mod json;
 pub mod locate;
@@ -40,6 +42,7 @@ use std::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
 
+pub use crate::context::{CallHooks, HandlerContext, LogLevel};
 use crate::diag::{Ctxt, SourceText};
 use crate::json::{Map, Value};
 use crate::locate::Pointer;

@@ -14,13 +14,14 @@ use std::sync::{Arc, OnceLock};
 use rmcp::ErrorData;
 use rmcp::RoleServer;
 use rmcp::model::{
-    ErrorCode, GetPromptRequestParams, LoggingLevel, LoggingMessageNotificationParam,
-    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ReadResourceRequestParams,
-    ServerResult,
+    CustomRequest, ErrorCode, GetPromptRequestParams, LoggingLevel,
+    LoggingMessageNotificationParam, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ReadResourceRequestParams, ServerRequest, ServerResult,
 };
 use rmcp::service::{Peer, RequestContext};
 use tokio_util::sync::CancellationToken;
-use toolgate_runtime::CallError;
+use toolgate_runtime::context::{BoxFuture, CallHooks};
+use toolgate_runtime::{CallError, CatalogProfile, HandlerContext, LogLevel, Session};
 
 use crate::{Backend, JsonObject, Reply};
 
@@ -201,15 +202,121 @@ impl CallContext {
     /// Logs to the client (`notifications/message`), unless the client asked for a higher
     /// level with `logging/setLevel`. A client gone away is not an error of the call.
     pub async fn log(&self, level: LoggingLevel, data: serde_json::Value) {
+        self.log_from(level, None, data).await;
+    }
+
+    async fn log_from(&self, level: LoggingLevel, logger: Option<&str>, data: serde_json::Value) {
         let Some(peer) = &self.peer else {
             return;
         };
         if !self.client_level.admits(level) {
             return;
         }
-        let _ = peer
-            .notify_logging_message(LoggingMessageNotificationParam::new(level, data))
-            .await;
+        let mut param = LoggingMessageNotificationParam::new(level, data);
+        param.logger = logger.map(str::to_string);
+        let _ = peer.notify_logging_message(param).await;
+    }
+
+    /// Whether the client declared `capability` in its `initialize` (`"sampling"`,
+    /// `"elicitation"`, `"roots"`); `false` outside a session or before the handshake.
+    pub fn client_supports(&self, capability: &str) -> bool {
+        let Some(info) = self.peer.as_ref().and_then(Peer::peer_info) else {
+            return false;
+        };
+        let c = &info.capabilities;
+        match capability {
+            "sampling" => c.sampling.is_some(),
+            "elicitation" => c.elicitation.is_some(),
+            "roots" => c.roots.is_some(),
+            _ => false,
+        }
+    }
+
+    /// Sends a request to the client (`sampling/createMessage`, `elicitation/create`,
+    /// `roots/list`, ...) and waits for its result as JSON, or says why there is none (no
+    /// client, an error answer, the session gone).
+    pub async fn request(
+        &self,
+        method: &str,
+        params: serde_json::Value,
+    ) -> Result<serde_json::Value, String> {
+        let Some(peer) = &self.peer else {
+            return Err(format!("no client to send `{method}` to"));
+        };
+        let request = ServerRequest::CustomRequest(CustomRequest::new(method, Some(params)));
+        let result = peer
+            .send_request(request)
+            .await
+            .map_err(|e| format!("`{method}` failed: {e}"))?;
+        serde_json::to_value(result).map_err(|e| format!("`{method}` answered: {e}"))
+    }
+
+    /// The context a generated asynchronous handler receives for a call of `session`
+    /// (`dispatch_async` and the `dispatch_*_async` functions take it), over this call's
+    /// cancellation, progress, logging and client.
+    pub fn handler_context<'c, P: CatalogProfile>(
+        &'c self,
+        session: &'c Session<P>,
+    ) -> HandlerContext<'c, P> {
+        HandlerContext::new(session, self)
+    }
+}
+
+fn logging_level(level: LogLevel) -> LoggingLevel {
+    match level {
+        LogLevel::Debug => LoggingLevel::Debug,
+        LogLevel::Info => LoggingLevel::Info,
+        LogLevel::Notice => LoggingLevel::Notice,
+        LogLevel::Warning => LoggingLevel::Warning,
+        LogLevel::Error => LoggingLevel::Error,
+        LogLevel::Critical => LoggingLevel::Critical,
+        LogLevel::Alert => LoggingLevel::Alert,
+        LogLevel::Emergency => LoggingLevel::Emergency,
+    }
+}
+
+/// The hooks generated handlers reach through their [`HandlerContext`].
+impl CallHooks for CallContext {
+    fn is_cancelled(&self) -> bool {
+        CallContext::is_cancelled(self)
+    }
+
+    fn cancelled(&self) -> BoxFuture<'_, ()> {
+        Box::pin(self.cancellation.cancelled())
+    }
+
+    fn wants_progress(&self) -> bool {
+        CallContext::wants_progress(self)
+    }
+
+    fn progress<'a>(
+        &'a self,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<&'a str>,
+    ) -> BoxFuture<'a, ()> {
+        Box::pin(CallContext::progress(self, progress, total, message))
+    }
+
+    fn log<'a>(
+        &'a self,
+        level: LogLevel,
+        logger: Option<&'a str>,
+        data: serde_json::Value,
+    ) -> BoxFuture<'a, ()> {
+        Box::pin(self.log_from(logging_level(level), logger, data))
+    }
+
+    fn client_supports(&self, capability: &str) -> bool {
+        CallContext::client_supports(self, capability)
+    }
+
+    fn request<'a>(
+        &'a self,
+        method: &'a str,
+        params: serde_json::Value,
+    ) -> BoxFuture<'a, Result<serde_json::Value, String>> {
+        Box::pin(CallContext::request(self, method, params))
     }
 }
 

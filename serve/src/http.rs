@@ -11,9 +11,10 @@
 //!    default leaves Origin unchecked when no origin is configured);
 //! 3. with tokens, `Authorization: Bearer` must name a token of the table (401 with
 //!    `WWW-Authenticate`); a session is pinned to the token that opened it (403 for another);
-//! 4. a POST body is bounded ([`crate::MAX_MESSAGE_BYTES`], 413) and classified as on stdio:
-//!    -32700 for what is not JSON or not UTF-8, -32600 for what is not a message (a batch
-//!    among them), with HTTP 400 (rmcp would answer a plain-text 415).
+//! 4. a POST body is bounded ([`crate::MAX_MESSAGE_BYTES`], 413); one that rmcp cannot read
+//!    (it would answer a plain-text 415) is classified as on stdio: -32700 for what is not
+//!    JSON or not UTF-8, -32600 for what is not a message (a batch among them), with HTTP
+//!    400. A body that reads is parsed once, by rmcp.
 //!
 //! Everything else, the sessions and streams included, is rmcp's.
 
@@ -371,16 +372,31 @@ impl<B: AsyncBackend> Door<B> {
                 );
             }
         };
-        if parts.method == Method::POST {
+        let post = parts.method == Method::POST;
+        if post && bytes.iter().all(u8::is_ascii_whitespace) {
+            return json_rpc_refusal(protocol::Refusal {
+                error: ErrorData::parse_error("Parse error: an empty body", None),
+                id: None,
+            });
+        }
+        let method = parts.method.clone();
+        // rmcp reads the body first: a body it cannot read is answered 415 (or 406, when the
+        // Accept header is checked before it), and only then classified, so a well-formed
+        // call is parsed once, not twice.
+        let response = self
+            .mcp
+            .handle(Request::from_parts(parts, Full::new(bytes.clone())))
+            .await;
+        if post
+            && matches!(
+                response.status(),
+                StatusCode::UNSUPPORTED_MEDIA_TYPE | StatusCode::NOT_ACCEPTABLE
+            )
+        {
             match protocol::classify(&bytes) {
+                // A message rmcp refused for its headers: its answer stands.
                 Classified::Message(_) => {}
                 Classified::Refuse(r) => return json_rpc_refusal(r),
-                Classified::Ignore if bytes.iter().all(u8::is_ascii_whitespace) => {
-                    return json_rpc_refusal(protocol::Refusal {
-                        error: ErrorData::parse_error("Parse error: an empty body", None),
-                        id: None,
-                    });
-                }
                 // A notification that does not read: accepted, never answered.
                 Classified::Ignore => {
                     let mut r = Response::new(Full::new(Bytes::new()).boxed());
@@ -389,11 +405,6 @@ impl<B: AsyncBackend> Door<B> {
                 }
             }
         }
-        let method = parts.method.clone();
-        let response = self
-            .mcp
-            .handle(Request::from_parts(parts, Full::new(bytes)))
-            .await;
         if let Some(digest) = token_digest {
             self.pin(session, method, &response, digest).await;
         }
@@ -587,6 +598,8 @@ async fn accept<B: AsyncBackend>(
             },
             () = &mut signal => break,
         };
+        // Replies are small and written at once: no Nagle delay behind a client's delayed ACK.
+        let _ = stream.set_nodelay(true);
         let door = door.clone();
         let service = hyper::service::service_fn(move |request| {
             let door = door.clone();
@@ -756,5 +769,136 @@ mod tests {
             "{:?}",
             asked.elapsed()
         );
+    }
+
+    /// tatara's always-on tools written against the generated asynchronous trait: each
+    /// answers with the session's profile, and `task_note` reports progress first.
+    struct Notes;
+
+    type Context<'c> = toolgate_runtime::HandlerContext<'c, toolgate_generated::tatara::Profile>;
+
+    fn profile_of(context: Context<'_>) -> serde_json::Value {
+        serde_json::json!({"profile": context.profile().map(|p| p.name())})
+    }
+
+    impl toolgate_generated::tatara::AlwaysOnAsyncHandler for Notes {
+        type Output = serde_json::Value;
+
+        async fn task_note(
+            &self,
+            context: Context<'_>,
+            arguments: toolgate_generated::tatara::task_note::Args<'_>,
+        ) -> serde_json::Value {
+            context.progress(1.0, Some(1.0), Some("noted")).await;
+            let mut answer = profile_of(context);
+            answer["kind"] = arguments.kind.as_str().into();
+            answer
+        }
+
+        async fn task_get(
+            &self,
+            context: Context<'_>,
+            _: toolgate_generated::tatara::task_get::Args<'_>,
+        ) -> serde_json::Value {
+            profile_of(context)
+        }
+
+        async fn task_context(
+            &self,
+            context: Context<'_>,
+            _: toolgate_generated::tatara::task_context::Args<'_>,
+        ) -> serde_json::Value {
+            profile_of(context)
+        }
+
+        async fn project_get(
+            &self,
+            context: Context<'_>,
+            _: toolgate_generated::tatara::project_get::Args<'_>,
+        ) -> serde_json::Value {
+            profile_of(context)
+        }
+
+        async fn repo_list(
+            &self,
+            context: Context<'_>,
+            _: toolgate_generated::tatara::repo_list::Args<'_>,
+        ) -> serde_json::Value {
+            profile_of(context)
+        }
+
+        async fn report_internal_issue(
+            &self,
+            context: Context<'_>,
+            _: toolgate_generated::tatara::report_internal_issue::Args<'_>,
+        ) -> serde_json::Value {
+            profile_of(context)
+        }
+    }
+
+    struct NotesBackend(toolgate_generated::tatara::Session);
+
+    impl crate::AsyncBackend for NotesBackend {
+        async fn call_async(
+            &self,
+            tool: &str,
+            arguments: &JsonObject,
+            context: &crate::CallContext,
+        ) -> Result<Reply, toolgate_runtime::CallError> {
+            let context = context.handler_context(&self.0);
+            toolgate_generated::tatara::dispatch_always_on_async(&Notes, context, tool, arguments)
+                .await
+                .map(Reply::from)
+        }
+    }
+
+    /// A generated asynchronous handler served over HTTP: it gets the session's profile and
+    /// reports progress to a client that sent a `progressToken`; arguments the catalog
+    /// refuses never reach it.
+    #[test]
+    fn a_generated_async_handler_is_served_over_http() {
+        use toolgate_generated::tatara;
+        let session = tatara::Session::of(&[tatara::Profile::Review]);
+        let server = ToolServer::new(tatara::FAIL_CLOSED_TOOLS_LIST_JSON, NotesBackend(session))
+            .expect("list");
+        let (port_tx, port_rx) = mpsc::channel();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let options = HttpOptions {
+            stateless: true,
+            on_listening: Some(Box::new(move |a| {
+                let _ = port_tx.send(a.port());
+            })),
+            stop: Some(Box::pin(async move {
+                let _ = stop_rx.await;
+            })),
+            ..HttpOptions::default()
+        };
+        let served = std::thread::spawn(move || {
+            serve_http("127.0.0.1:0".parse().expect("addr"), server, options)
+        });
+        let port = port_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("listening");
+        let answer = post(
+            port,
+            None,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"task_note","arguments":{"kind":"plan","body":"b"},"_meta":{"progressToken":"p-1"}}}"#,
+        );
+        assert!(answer.contains("notifications/progress"), "{answer}");
+        assert!(answer.contains(r#""progressToken":"p-1""#), "{answer}");
+        assert!(answer.contains(r#"\"profile\":\"review\""#), "{answer}");
+        assert!(answer.contains(r#"\"kind\":\"plan\""#), "{answer}");
+        let refused = post(
+            port,
+            None,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"task_note","arguments":{"kind":"memo","body":"b"}}}"#,
+        );
+        assert!(refused.contains(r#""isError":true"#), "{refused}");
+        assert!(refused.contains("kind"), "{refused}");
+        stop_tx.send(()).expect("the server waits");
+        served
+            .join()
+            .expect("the server thread")
+            .expect("a clean stop");
     }
 }

@@ -35,6 +35,43 @@
 //! run_stdio(server).expect("the session ends cleanly");
 //! ```
 
+//!
+//! A handler that waits (a database, an API, the client) implements the generated
+//! asynchronous traits (`tatara::AlwaysOnAsyncHandler`, `tatara::RefineAsyncHandler`, ...,
+//! or `AsyncHandler` for all of them); an [`AsyncBackend`] hands each call's [`CallContext`]
+//! to the generated asynchronous dispatch as the handler's context
+//! ([`CallContext::handler_context`]), and the same [`ToolServer`] serves it on stdio or
+//! over HTTP (`serve/examples/tatara_http.rs` implements three tatara tools this way):
+//!
+//! ```no_run
+//! use toolgate_generated::tatara;
+//! use toolgate_runtime::CallError;
+//! use toolgate_serve::{AsyncBackend, CallContext, JsonObject, Reply, ToolServer, serve_stdio};
+//!
+//! /// Any `tatara::AsyncHandler` (here the echo, a synchronous handler, which is one).
+//! struct Tools {
+//!     session: tatara::Session,
+//! }
+//!
+//! impl AsyncBackend for Tools {
+//!     async fn call_async(
+//!         &self,
+//!         tool: &str,
+//!         arguments: &JsonObject,
+//!         context: &CallContext,
+//!     ) -> Result<Reply, CallError> {
+//!         let context = context.handler_context(&self.session);
+//!         let answer = tatara::dispatch_async(&tatara::EchoHandler, context, tool, arguments);
+//!         answer.await.map(Reply::from)
+//!     }
+//! }
+//!
+//! let session = tatara::Session::of(&[tatara::Profile::Review]);
+//! let list = session.tools_list_json();
+//! let server = ToolServer::new(&list, Tools { session }).expect("the tools/list parses");
+//! serve_stdio(server).expect("the session ends cleanly");
+//! ```
+
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod checked;
@@ -81,6 +118,16 @@ pub enum Reply {
     Structured(serde_json::Value),
     /// The tool ran and failed: a tool result with `isError: true` and this message.
     Failed(String),
+    /// Content blocks as MCP spells them (`{"type": "text", "text": ...}`, `image` and
+    /// `audio` with `data` and `mimeType`, `resource` with an embedded resource,
+    /// `resource_link`), with `isError` when `is_error`: for a tool whose answer is not (only)
+    /// a JSON value. A block that is not MCP content makes the reply a tool error saying so.
+    Content {
+        /// The blocks, in order.
+        content: Vec<serde_json::Value>,
+        /// Whether the tool failed.
+        is_error: bool,
+    },
     /// A result to send as it is (content, structured content, `isError`): what a gate
     /// passes back from the server behind it.
     Passed(CallToolResult),
@@ -328,11 +375,31 @@ fn answer(tool: &str, reply: Result<Reply, CallError>) -> Result<CallToolResult,
             Ok(result)
         }
         Ok(Reply::Failed(message)) => Ok(CallToolResult::error(vec![ContentBlock::text(message)])),
+        Ok(Reply::Content { content, is_error }) => Ok(content_result(content, is_error)),
         Ok(Reply::Passed(result)) => Ok(result),
         // The backend does not have a tool the list names: still the one answer a client
         // gets for a tool it may not call.
         Err(CallError::UnknownTool { .. }) => Err(unknown_tool(tool)),
         Err(e @ CallError::InvalidArguments { .. }) => Ok(invalid_arguments(tool, &e)),
+    }
+}
+
+/// The tool result of a [`Reply::Content`]: its blocks read as MCP content.
+fn content_result(content: Vec<serde_json::Value>, is_error: bool) -> CallToolResult {
+    let mut blocks = Vec::with_capacity(content.len());
+    for (i, block) in content.into_iter().enumerate() {
+        match serde_json::from_value::<ContentBlock>(block) {
+            Ok(b) => blocks.push(b),
+            Err(e) => {
+                let why = format!("the tool's content block {i} is not MCP content: {e}");
+                return CallToolResult::error(vec![ContentBlock::text(why)]);
+            }
+        }
+    }
+    if is_error {
+        CallToolResult::error(blocks)
+    } else {
+        CallToolResult::success(blocks)
     }
 }
 

@@ -359,6 +359,62 @@ fn a_bad_tools_list_is_an_error_not_a_panic() {
 }
 
 #[test]
+fn content_replies_are_mcp_content_blocks() {
+    let server = ToolServer::new(
+        tatara::FAIL_CLOSED_TOOLS_LIST_JSON,
+        |tool: &str, _: &JsonObject| -> Result<Reply, CallError> {
+            let image = json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"});
+            Ok(match tool {
+                "task_get" => Reply::Content {
+                    content: vec![json!({"type": "text", "text": "a picture:"}), image],
+                    is_error: false,
+                },
+                "task_note" => Reply::Content {
+                    content: vec![json!({"type": "text", "text": "no"})],
+                    is_error: true,
+                },
+                _ => Reply::Content {
+                    content: vec![json!({"type": "hologram"})],
+                    is_error: false,
+                },
+            })
+        },
+    )
+    .unwrap();
+    let r = server.call("task_get", None).unwrap();
+    assert_eq!(r.is_error, Some(false));
+    let sent = serde_json::to_value(&r.content).unwrap();
+    assert_eq!(sent[1]["type"], "image");
+    assert_eq!(sent[1]["mimeType"], "image/png");
+    assert_eq!(text(&r), "a picture:");
+    let r = server.call("task_note", None).unwrap();
+    assert_eq!(r.is_error, Some(true));
+    // A block that is not MCP content is the tool's error, not a panic or a protocol error.
+    let r = server.call("task_context", None).unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert!(text(&r).contains("content block 0"), "{}", text(&r));
+}
+
+/// The hooks a generated async handler reaches: outside a session they do nothing and
+/// refuse requests to the client.
+#[test]
+fn a_detached_call_context_is_the_handlers_context() {
+    use toolgate_runtime::CallHooks;
+    let call = CallContext::detached();
+    let session = tatara::Session::of(&[tatara::Profile::Review]);
+    let handler = call.handler_context(&session);
+    assert_eq!(handler.profile(), Some(tatara::Profile::Review));
+    assert!(!handler.wants_progress() && !handler.is_cancelled());
+    assert!(!CallHooks::client_supports(&call, "sampling"));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let refused = runtime.block_on(handler.request("sampling/createMessage", json!({})));
+    assert!(refused.unwrap_err().contains("no client"));
+    runtime.block_on(handler.log(toolgate_runtime::LogLevel::Info, "nobody listens"));
+}
+
+#[test]
 fn a_tool_that_requires_tasks_is_refused() {
     let list = r#"{"tools":[{"name":"slow","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}]}"#;
     let backend = echo::EchoBackend::Generated(Box::new(|_, _| Ok(Value::Null)));
