@@ -19,9 +19,9 @@ mod conformance {
 use std::time::Duration;
 
 use conformance::{
-    json_schema_2020_12_tool, test_audio_content, test_elicitation, test_embedded_resource, test_error_handling,
-    test_image_content, test_multiple_content_types, test_sampling, test_simple_text,
-    test_tool_with_logging, test_tool_with_progress,
+    json_schema_2020_12_tool, test_audio_content, test_elicitation, test_embedded_resource,
+    test_error_handling, test_image_content, test_multiple_content_types, test_sampling,
+    test_simple_text, test_tool_with_logging, test_tool_with_progress,
 };
 use serde_json::{Value, json};
 use toolgate_runtime::{CallError, HandlerContext, LogLevel};
