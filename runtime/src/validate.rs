@@ -139,31 +139,26 @@ fn type_matches(name: &str, value: &Value) -> bool {
     }
 }
 
-/// The keywords the typed model does not hold that have a plain reading: `anyOf`, `oneOf`,
-/// `allOf`, `not`, `const`, `enum` of any values, `type` lists (so a refusal by generated
-/// code for them names the field). Others (`pattern`, a recursive `$ref`, ...) are left to
-/// the jsonschema-backed validator of `toolgate-schema`.
+/// The keywords the typed model does not hold that have a plain reading: `anyOf`, `oneOf`
+/// (matching none), `allOf`, `const`, `enum` of any values, `type` lists (so a refusal by
+/// generated code for them names the field). Others (`not`, a `oneOf` matched twice,
+/// `pattern`, a recursive `$ref`, ...) are left to the jsonschema-backed validator of
+/// `toolgate-schema`.
 fn check_extra(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) {
     for (key, raw) in &schema.extra {
         let message = match (key.as_str(), raw) {
             ("anyOf", Value::Array(alts)) if !alts.iter().any(|a| satisfies(a, value)) => {
                 Some("matches none of its `anyOf` alternatives".to_string())
             }
-            ("oneOf", Value::Array(alts)) => {
-                let n = alts.iter().filter(|a| satisfies(a, value)).count();
-                match n {
-                    0 => Some("matches none of its `oneOf` alternatives".to_string()),
-                    1 => None,
-                    _ => Some(format!(
-                        "matches {n} of its `oneOf` alternatives, not exactly one"
-                    )),
-                }
+            // Only "none": `satisfies` counts a subschema it cannot fully judge as satisfied,
+            // so it may count two matches where there is one. Two or more matches, and what
+            // `not` refuses, are left to the jsonschema-backed validator, which decides them
+            // exactly; this one must never refuse what the schema accepts.
+            ("oneOf", Value::Array(alts)) if !alts.iter().any(|a| satisfies(a, value)) => {
+                Some("matches none of its `oneOf` alternatives".to_string())
             }
             ("allOf", Value::Array(alts)) if !alts.iter().all(|a| satisfies(a, value)) => {
                 Some("does not match every one of its `allOf` schemas".to_string())
-            }
-            ("not", raw) if satisfies(raw, value) => {
-                Some("matches the schema its `not` refuses".to_string())
             }
             ("const", c) if c != value => Some(format!("must be {c}")),
             ("enum", Value::Array(vs)) if !vs.contains(value) => {
