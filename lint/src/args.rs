@@ -391,14 +391,7 @@ pub fn parse_yaml(text: &str, lines: &[Span], opts: ParseOptions) -> Args {
             let Ok(mut value) = p.value() else {
                 break;
             };
-            if value.kind == ValueKind::Bare {
-                let word = value.span.of(text);
-                value.kind = if word.bytes().any(|b| b.is_ascii_lowercase()) {
-                    ValueKind::Plain
-                } else {
-                    ValueKind::Placeholder
-                };
-            }
+            yaml_scalar(text, &mut value);
             last = Some(value.span.end.saturating_sub(1));
             items.push(Arg {
                 span: Span::new(key.start, value.span.end),
@@ -413,6 +406,60 @@ pub fn parse_yaml(text: &str, lines: &[Span], opts: ParseOptions) -> Args {
         items,
         close: last,
         outcome: Outcome::Closed,
+    }
+}
+
+/// A bare word read as a YAML scalar: a plain string ([`ValueKind::Plain`]), or a
+/// placeholder when it is all capitals (`OWNER`).
+fn yaml_scalar(text: &str, value: &mut Value) {
+    if value.kind == ValueKind::Bare {
+        let word = value.span.of(text);
+        value.kind = if word.bytes().any(|b| b.is_ascii_lowercase()) {
+            ValueKind::Plain
+        } else {
+            ValueKind::Placeholder
+        };
+    }
+}
+
+/// Parses the one value that `span` of `text` holds, read as in a YAML-style call (a
+/// parameter written without call syntax: `state: open` in a list item, `<state>open</state>`,
+/// the content of a code span): quoted, a number, a boolean, null, a list, a mapping, a
+/// placeholder, or a plain word ([`ValueKind::Plain`]; all capitals, a placeholder). White
+/// space around it is not part of it. When the value does not take all of `span`
+/// (`open issues only`, `$OWNER (from step 0)`), the whole span is an expression.
+pub fn parse_value(text: &str, span: Span, opts: ParseOptions) -> Value {
+    let b = text.as_bytes();
+    let mut end = span.end.min(b.len());
+    let mut start = span.start.min(end);
+    while start < end && b[start].is_ascii_whitespace() {
+        start += 1;
+    }
+    while end > start && b[end - 1].is_ascii_whitespace() {
+        end -= 1;
+    }
+    let expr = Value {
+        span: Span::new(start, end),
+        kind: ValueKind::Expr,
+    };
+    if start == end || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+        return expr;
+    }
+    let mut p = Parser {
+        b,
+        pos: start,
+        bound: end,
+        len_limited: false,
+        opts,
+        close: 0,
+        yaml: true,
+    };
+    match p.value() {
+        Ok(mut value) if value.span.end == end => {
+            yaml_scalar(text, &mut value);
+            value
+        }
+        _ => expr,
     }
 }
 
