@@ -1,6 +1,6 @@
 //! `toolgate serve --http`: MCP Streamable HTTP end to end, bound to 127.0.0.1 only.
 //!
-//! - `http_door`: a raw HTTP/1.1 client written here (always runs): DNS-rebinding
+//! - `http_door`: a raw HTTP/1.1 client (`tests/mcp_support/http.rs`; always runs): DNS-rebinding
 //!   protection (Host 421, Origin 403), the path, -32700 / -32600 as JSON-RPC bodies, the
 //!   session header, a second `initialize` refused, the protocol-version header checked.
 //! - `tokens_map_bearers_to_profiles`: `--tokens`: 401 with `WWW-Authenticate` without a
