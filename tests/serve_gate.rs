@@ -24,34 +24,23 @@
 mod common;
 mod mcp_support;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use mcp_support::{RawClient, skip};
+use mcp_support::http::{self, HttpServer, HttpSession};
+use mcp_support::line::LineClient;
+use mcp_support::{RawClient, python_importing, skip};
 use serde_json::{Value, json};
 
-/// The python with `mcp_server_time`: `TOOLGATE_PYTHON`, else `python3`; `None` (after the
-/// skip message) when it cannot import the package.
+/// The python with `mcp_server_time`; `None` (after the skip message) without it.
 fn python() -> Option<PathBuf> {
-    let python = std::env::var_os("TOOLGATE_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("python3"));
-    let ok = Command::new(&python)
-        .args(["-c", "import mcp_server_time"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if ok {
-        Some(python)
-    } else {
+    let python = python_importing("mcp_server_time");
+    if python.is_none() {
         skip("PyPI `mcp-server-time` is not installed for TOOLGATE_PYTHON or python3");
-        None
     }
+    python
 }
 
 /// The upstream command line: the time server with a fixed local zone, so its descriptions
@@ -668,159 +657,6 @@ fn a_hung_upstream_times_out_then_restarts() {
     );
 }
 
-/// A `toolgate serve --http 127.0.0.1:0` process and the port it bound.
-struct HttpGate {
-    child: Child,
-    port: u16,
-}
-
-impl HttpGate {
-    fn start(args: &[&str]) -> HttpGate {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_toolgate"))
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .arg("serve")
-            .args(args)
-            .args(["--http", "127.0.0.1:0"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("toolgate serve starts");
-        let (tx, rx) = mpsc::channel();
-        let stderr = child.stderr.take().expect("stderr");
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let mut seen = Vec::new();
-        let port = loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = rx
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no listening line on stderr: {seen:?}"));
-            if let Some(rest) = line.strip_prefix("toolgate: listening on http://127.0.0.1:") {
-                break rest.trim_end_matches("/mcp").parse().expect("a port");
-            }
-            seen.push(line);
-        };
-        HttpGate { child, port }
-    }
-}
-
-impl Drop for HttpGate {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// One POST of a JSON-RPC message on a fresh connection: status, session id, the message.
-fn post(port: u16, headers: &[(&str, &str)], body: &Value) -> (u16, Option<String>, Value) {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .expect("timeout");
-    let body = body.to_string();
-    let mut head = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2025-11-25\r\n"
-    );
-    for (n, v) in headers {
-        head.push_str(&format!("{n}: {v}\r\n"));
-    }
-    head.push_str(&format!(
-        "Content-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    ));
-    stream.write_all(head.as_bytes()).expect("write");
-    stream.write_all(body.as_bytes()).expect("write");
-    let mut raw = Vec::new();
-    let _ = stream.read_to_end(&mut raw);
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, rest) = text.split_once("\r\n\r\n").expect("a response head");
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .expect("a status");
-    let session = head
-        .lines()
-        .filter_map(|l| l.split_once(':'))
-        .find(|(n, _)| n.trim().eq_ignore_ascii_case("mcp-session-id"))
-        .map(|(_, v)| v.trim().to_string());
-    // JSON, or the last SSE `data:` line that is JSON (chunk sizes are not JSON).
-    let message = serde_json::from_str(rest.trim()).ok().unwrap_or_else(|| {
-        rest.lines()
-            .filter_map(|l| l.trim().strip_prefix("data:"))
-            .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
-            .next_back()
-            .unwrap_or(Value::Null)
-    });
-    (status, session, message)
-}
-
-/// An MCP session over HTTP with a bearer token.
-struct HttpSession {
-    port: u16,
-    token: String,
-    session: String,
-    next: u64,
-}
-
-impl HttpSession {
-    fn open(port: u16, token: &str) -> HttpSession {
-        let auth = format!("Bearer {token}");
-        let (status, session, init) = post(
-            port,
-            &[("Authorization", &auth)],
-            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-                "protocolVersion": "2025-11-25", "capabilities": {},
-                "clientInfo": {"name": "toolgate-tests", "version": "0"}}}),
-        );
-        assert_eq!(status, 200, "{init}");
-        let session = session.expect("a session id");
-        let s = HttpSession {
-            port,
-            token: token.to_string(),
-            session,
-            next: 1,
-        };
-        let auth = format!("Bearer {}", s.token);
-        let (status, _, _) = post(
-            port,
-            &[("Authorization", &auth), ("Mcp-Session-Id", &s.session)],
-            &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        );
-        assert_eq!(status, 202);
-        s
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        self.next += 1;
-        let auth = format!("Bearer {}", self.token);
-        let (status, _, message) = post(
-            self.port,
-            &[("Authorization", &auth), ("Mcp-Session-Id", &self.session)],
-            &json!({"jsonrpc": "2.0", "id": self.next, "method": method, "params": params}),
-        );
-        assert_eq!(status, 200, "{message}");
-        message
-    }
-
-    fn names(&mut self) -> Vec<String> {
-        let r = self.request("tools/list", json!({}));
-        r["result"]["tools"]
-            .as_array()
-            .expect("tools")
-            .iter()
-            .filter_map(|t| t["name"].as_str().map(str::to_string))
-            .collect()
-    }
-}
-
 #[test]
 fn the_gate_over_http_with_tokens_in_front_of_a_stdio_upstream() {
     let Some(python) = python() else { return };
@@ -831,7 +667,7 @@ fn the_gate_over_http_with_tokens_in_front_of_a_stdio_upstream() {
         "[tokens]\n\"tok-limited\" = \"limited\"\n\"tok-full\" = \"full\"\n",
     )
     .expect("write");
-    let front = HttpGate::start(&[
+    let front = HttpServer::start(&[
         "--catalog",
         catalog.to_str().expect("utf-8"),
         "--tokens",
@@ -868,20 +704,18 @@ fn the_gate_over_http_with_tokens_in_front_of_a_stdio_upstream() {
     );
 
     // No token: 401, nothing served.
-    let (status, _, _) = post(
+    let r = http::post(
         front.port,
-        &[],
-        &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "t", "version": "0"}}}),
+        &[("MCP-Protocol-Version", http::PROTOCOL_VERSION)],
+        &http::initialize_request(0),
     );
-    assert_eq!(status, 401);
+    assert_eq!(r.status, 401);
 
     // A second gate in front of the first over --upstream-url, with a token of its own:
     // it sends the upstream its configured credential, never the one its client sent.
     let back_tokens = catalog.with_file_name("back-tokens.toml");
     std::fs::write(&back_tokens, "[tokens]\n\"tok-outer\" = \"limited\"\n").expect("write");
-    let outer = HttpGate::start(&[
+    let outer = HttpServer::start(&[
         "--catalog",
         catalog.to_str().expect("utf-8"),
         "--tokens",
@@ -900,109 +734,6 @@ fn the_gate_over_http_with_tokens_in_front_of_a_stdio_upstream() {
     assert_eq!(r["result"]["structuredContent"]["timezone"], "UTC", "{r}");
     // (Had the outer gate passed `tok-outer` through, the front gate would have answered
     // 401 and the call would be a tool error.)
-}
-
-/// A stdio MCP client of any command: newline-delimited JSON-RPC, one request in flight.
-/// It declares sampling, elicitation and roots and answers them itself: "forty-two" (model
-/// `test-model`), accept with `{"ok": true}`, one root `file:///work/project`; the
-/// notifications it reads are kept.
-struct LineClient {
-    child: Child,
-    stdin: std::process::ChildStdin,
-    stdout: BufReader<std::process::ChildStdout>,
-    next: u64,
-    notifications: Vec<Value>,
-    sampled: Vec<Value>,
-}
-
-impl LineClient {
-    fn start(program: &Path, args: &[&str]) -> LineClient {
-        let mut child = Command::new(program)
-            .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut c = LineClient {
-            child,
-            stdin,
-            stdout,
-            next: 0,
-            notifications: Vec::new(),
-            sampled: Vec::new(),
-        };
-        let init = c.request(
-            "initialize",
-            json!({"protocolVersion": "2025-11-25",
-                   "capabilities": {"sampling": {}, "elicitation": {}, "roots": {}},
-                   "clientInfo": {"name": "toolgate-tests", "version": "0"}}),
-        );
-        assert!(init.get("result").is_some(), "{init}");
-        c.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        c
-    }
-
-    /// Writes the message and its newline in one write, as a client's transport does.
-    fn send(&mut self, message: &Value) {
-        let mut line = message.to_string();
-        line.push('\n');
-        self.stdin.write_all(line.as_bytes()).expect("write");
-    }
-
-    /// Sends a request without waiting: its id.
-    fn send_request(&mut self, method: &str, params: Value) -> u64 {
-        self.next += 1;
-        let id = self.next;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        id
-    }
-
-    /// Reads until the answer to `id`, answering the server's requests meanwhile.
-    fn answer_of(&mut self, id: u64) -> Value {
-        loop {
-            let mut line = String::new();
-            assert!(
-                self.stdout.read_line(&mut line).expect("read") > 0,
-                "closed"
-            );
-            let v: Value = serde_json::from_str(&line).expect("JSON");
-            if v.get("method").is_some() && v.get("id").is_some() {
-                let result = if v["method"] == "sampling/createMessage" {
-                    self.sampled.push(v["params"].clone());
-                    json!({"role": "assistant", "model": "test-model",
-                           "content": {"type": "text", "text": "forty-two"}})
-                } else if v["method"] == "elicitation/create" {
-                    self.sampled.push(v["params"].clone());
-                    json!({"action": "accept", "content": {"ok": true}})
-                } else if v["method"] == "roots/list" {
-                    json!({"roots": [{"uri": "file:///work/project", "name": "project"}]})
-                } else {
-                    json!({})
-                };
-                self.send(&json!({"jsonrpc": "2.0", "id": v["id"], "result": result}));
-            } else if v.get("method").is_some() {
-                self.notifications.push(v);
-            } else if v["id"] == json!(id) {
-                return v;
-            }
-        }
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.send_request(method, params);
-        self.answer_of(id)
-    }
-}
-
-impl Drop for LineClient {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// Per-call latencies of `get_current_time(UTC)`, direct and through the gate, in rounds

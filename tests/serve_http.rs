@@ -1,6 +1,6 @@
 //! `toolgate serve --http`: MCP Streamable HTTP end to end, bound to 127.0.0.1 only.
 //!
-//! - `http_door`: a raw HTTP/1.1 client written here (always runs): DNS-rebinding
+//! - `http_door`: a raw HTTP/1.1 client (`tests/mcp_support/http.rs`; always runs): DNS-rebinding
 //!   protection (Host 421, Origin 403), the path, -32700 / -32600 as JSON-RPC bodies, the
 //!   session header, a second `initialize` refused, the protocol-version header checked.
 //! - `tokens_map_bearers_to_profiles`: `--tokens`: 401 with `WWW-Authenticate` without a
@@ -14,208 +14,14 @@
 mod common;
 mod mcp_support;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use mcp_support::{RawClient, example, served_names, skip, surface, wait_with_timeout};
+use mcp_support::http::{HttpServer, initialize_body, post, send, sigterm};
+use mcp_support::{RawClient, example, python_importing, served_names, skip, surface};
 use serde_json::{Value, json};
-
-/// A `toolgate serve --http 127.0.0.1:0` process and the port it bound.
-struct HttpServer {
-    child: Child,
-    port: u16,
-    stderr: mpsc::Receiver<String>,
-}
-
-impl HttpServer {
-    fn start(args: &[&str]) -> HttpServer {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_toolgate"))
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .arg("serve")
-            .args(args)
-            .args(["--http", "127.0.0.1:0"])
-            .env_remove("TATARA_TOOL_PROFILE")
-            .env_remove("MAETRA_CAPABILITIES")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("toolgate serve starts");
-        let (tx, rx) = mpsc::channel();
-        let stderr = child.stderr.take().expect("stderr");
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let deadline = Instant::now() + Duration::from_secs(20);
-        let mut seen = Vec::new();
-        let port = loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = rx
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no listening line on stderr: {seen:?}"));
-            if let Some(rest) = line.strip_prefix("toolgate: listening on http://127.0.0.1:") {
-                break rest.trim_end_matches("/mcp").parse().expect("a port");
-            }
-            seen.push(line);
-        };
-        HttpServer {
-            child,
-            port,
-            stderr: rx,
-        }
-    }
-
-    fn url(&self) -> String {
-        format!("http://127.0.0.1:{}/mcp", self.port)
-    }
-
-    /// Sends SIGTERM and waits (at most 5 s) for the exit: its status and stderr since.
-    fn terminate(mut self) -> (std::process::ExitStatus, Duration, String) {
-        let started = Instant::now();
-        sigterm(self.child.id());
-        let status = wait_with_timeout(&mut self.child, Duration::from_secs(5));
-        let took = started.elapsed();
-        let rest: Vec<String> = self.stderr.try_iter().collect();
-        (status, took, rest.join("\n"))
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn sigterm(pid: u32) {
-    let ok = Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(ok.success());
-}
-
-/// A response: status, headers (lower-case names), body (de-chunked).
-struct Reply {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: String,
-}
-
-impl Reply {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// The JSON-RPC message of the body: JSON, or the last SSE `data:` line that is JSON.
-    fn message(&self) -> Value {
-        if let Ok(v) = serde_json::from_str(&self.body) {
-            return v;
-        }
-        self.body
-            .lines()
-            .filter_map(|l| l.strip_prefix("data: "))
-            .filter_map(|d| serde_json::from_str(d).ok())
-            .next_back()
-            .unwrap_or_else(|| panic!("no JSON-RPC message in {:?}", self.body))
-    }
-}
-
-fn dechunk(raw: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut rest = raw;
-    while let Some(i) = rest.windows(2).position(|w| w == b"\r\n") {
-        let size = usize::from_str_radix(std::str::from_utf8(&rest[..i]).unwrap_or("0").trim(), 16)
-            .unwrap_or(0);
-        if size == 0 {
-            break;
-        }
-        let start = i + 2;
-        let end = (start + size).min(rest.len());
-        out.extend_from_slice(&rest[start..end]);
-        rest = &rest[(end + 2).min(rest.len())..];
-    }
-    out
-}
-
-/// One HTTP/1.1 request on a fresh connection (`Connection: close`), read to its end.
-fn send(port: u16, method: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .expect("timeout");
-    let mut head = format!("{method} /mcp HTTP/1.1\r\n");
-    let has = |n: &str| headers.iter().any(|(h, _)| h.eq_ignore_ascii_case(n));
-    if !has("host") {
-        head.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
-    }
-    if !has("accept") {
-        head.push_str("Accept: application/json, text/event-stream\r\n");
-    }
-    if !has("content-type") {
-        head.push_str("Content-Type: application/json\r\n");
-    }
-    for (n, v) in headers {
-        head.push_str(&format!("{n}: {v}\r\n"));
-    }
-    head.push_str(&format!(
-        "Content-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    ));
-    stream.write_all(head.as_bytes()).expect("write");
-    stream.write_all(body).expect("write");
-    let mut raw = Vec::new();
-    let _ = stream.read_to_end(&mut raw);
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("a response head");
-    let head = String::from_utf8_lossy(&raw[..split]).to_string();
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|s| s.parse().ok())
-        .expect("a status");
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect();
-    let mut body = raw[split + 4..].to_vec();
-    if headers
-        .iter()
-        .any(|(n, v)| n == "transfer-encoding" && v.contains("chunked"))
-    {
-        body = dechunk(&body);
-    }
-    Reply {
-        status,
-        headers,
-        body: String::from_utf8_lossy(&body).to_string(),
-    }
-}
-
-fn initialize_body(id: u64) -> Vec<u8> {
-    json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "toolgate-tests", "version": "0"}}})
-    .to_string()
-    .into_bytes()
-}
-
-fn post(port: u16, headers: &[(&str, &str)], body: &Value) -> Reply {
-    send(port, "POST", headers, body.to_string().as_bytes())
-}
 
 #[test]
 fn http_door() {
@@ -521,19 +327,6 @@ fn sigterm_ends_stdio_and_http_within_5_s() {
 // ---------------------------------------------------------------------------------------
 // The official Python SDK.
 
-fn python_with_sdk() -> Option<std::path::PathBuf> {
-    let python = std::env::var_os("TOOLGATE_PYTHON")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| "python3".into());
-    let ok = Command::new(&python)
-        .args(["-c", "import mcp.client.streamable_http"])
-        .output()
-        .ok()?
-        .status
-        .success();
-    ok.then_some(python)
-}
-
 /// Runs `tests/mcp/http_client.py` with `plan`: its results.
 fn run_http_client(python: &std::path::Path, plan: &Value) -> Value {
     let dir = common::scratch("serve-http-python");
@@ -558,7 +351,7 @@ fn run_http_client(python: &std::path::Path, plan: &Value) -> Value {
 
 #[test]
 fn official_python_sdk_over_http() {
-    let Some(python) = python_with_sdk() else {
+    let Some(python) = python_importing("mcp.client.streamable_http") else {
         return skip(
             "the MCP Python SDK (PyPI `mcp`) is not installed for TOOLGATE_PYTHON or python3",
         );

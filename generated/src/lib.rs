@@ -87,3 +87,67 @@ pub fn tools_list(
         _ => None,
     }
 }
+
+/// The echo session of a bundled catalog through its generated dispatch (each tool answered
+/// by the catalog's `EchoHandler`), for the selector value `$requested` read from `$source`
+/// and resolved fail closed; `None` when `$catalog` is not bundled. `$echo` is
+/// `toolgate_serve::echo::generated`: this crate does not depend on toolgate-serve, so the
+/// CLI and toolgate-serve's tests expand this one list of the bundled catalogs with it.
+///
+/// ```ignore
+/// let session = toolgate_generated::bundled_echo!(echo::generated, "tatara", "implement", source);
+/// ```
+#[macro_export]
+macro_rules! bundled_echo {
+    ($echo:path, $catalog:expr, $requested:expr, $source:expr $(,)?) => {{
+        let catalog: &str = $catalog;
+        match catalog {
+            "tatara" => Some($echo(
+                catalog,
+                $crate::tatara::Session::resolve_from($requested, $source),
+                |s, tool, args| {
+                    $crate::tatara::dispatch(s, &$crate::tatara::EchoHandler, tool, args)
+                },
+            )),
+            "maetra" => Some($echo(
+                catalog,
+                $crate::maetra::Session::resolve_from($requested, $source),
+                |s, tool, args| {
+                    $crate::maetra::dispatch(s, &$crate::maetra::EchoHandler, tool, args)
+                },
+            )),
+            _ => None,
+        }
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use toolgate_schema::runtime::{CallError, CatalogProfile, Session, Source};
+
+    /// Stands for `echo::generated`: the catalog, the profiles resolved and one dispatched
+    /// call's answer.
+    fn record<P: CatalogProfile>(
+        catalog: &str,
+        session: Session<P>,
+        dispatch: impl Fn(
+            &Session<P>,
+            &str,
+            &serde_json::Map<String, serde_json::Value>,
+        ) -> Result<serde_json::Value, CallError>,
+    ) -> (String, usize, bool) {
+        let answered = dispatch(&session, "no_such_tool", &serde_json::Map::new()).is_err();
+        (catalog.to_string(), session.profiles().len(), answered)
+    }
+
+    #[test]
+    fn bundled_echo_covers_every_bundled_catalog() {
+        for (name, _) in crate::BUNDLED {
+            let got = bundled_echo!(record, name, "", Source::Env("NO_SUCH_VARIABLE"));
+            let (catalog, _, refused) = got.unwrap_or_else(|| panic!("{name} is not echoed"));
+            assert_eq!(catalog, *name);
+            assert!(refused, "{name}: an unknown tool is refused");
+        }
+        assert!(bundled_echo!(record, "nope", "x", Source::Env("X")).is_none());
+    }
+}

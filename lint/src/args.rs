@@ -233,62 +233,7 @@ pub fn name_end(bytes: &[u8], at: usize, bound: usize) -> usize {
 /// Parses the argument list whose `(` is at byte `open` of `text`, reading no further than
 /// `bound`.
 pub fn parse_args(text: &str, open: usize, bound: usize, opts: ParseOptions) -> Args {
-    let hard = open.saturating_add(1).saturating_add(opts.max_len);
-    let bound = bound.min(text.len()).min(hard);
-    let mut p = Parser {
-        b: text.as_bytes(),
-        pos: open + 1,
-        bound,
-        len_limited: bound == hard && hard < text.len(),
-        opts,
-        close: b')',
-        yaml: false,
-    };
-    let mut items = Vec::new();
-    let outcome = loop {
-        if let Err(o) = p.skip_ws() {
-            break o;
-        }
-        match p.peek() {
-            None => break p.end_outcome(),
-            Some(b')') => {
-                return Args {
-                    items,
-                    close: Some(p.pos),
-                    outcome: Outcome::Closed,
-                };
-            }
-            Some(b',') => {
-                // An empty argument (`f(,)`); skip it.
-                p.pos += 1;
-                continue;
-            }
-            Some(_) => {}
-        }
-        match p.arg() {
-            Ok(arg) => items.push(arg),
-            Err(o) => break o,
-        }
-        if let Err(o) = p.skip_ws() {
-            break o;
-        }
-        match p.peek() {
-            Some(b',') => p.pos += 1,
-            Some(b')') => {}
-            None => break p.end_outcome(),
-            Some(_) => {
-                // Something the value reader did not take: skip it as an expression.
-                if let Err(o) = p.skip_expr() {
-                    break o;
-                }
-            }
-        }
-    };
-    Args {
-        items,
-        close: None,
-        outcome,
-    }
+    parse_list(text, open, bound, opts, b')', Parser::arg)
 }
 
 /// Parses the object whose `{` is at byte `open` of `text`, reading no further than `bound`:
@@ -296,6 +241,19 @@ pub fn parse_args(text: &str, open: usize, bound: usize, opts: ParseOptions) -> 
 /// `:` or `=` after them), as pairs. `close` is the offset of its `}`. A member that is not
 /// `key: value` is skipped as an expression.
 pub fn parse_object(text: &str, open: usize, bound: usize, opts: ParseOptions) -> Args {
+    parse_list(text, open, bound, opts, b'}', Parser::member)
+}
+
+/// The loop of [`parse_args`] and [`parse_object`]: the items `item` reads, separated by `,`,
+/// from the byte after `open` up to the matching `close` byte (or an early end).
+fn parse_list<'t>(
+    text: &'t str,
+    open: usize,
+    bound: usize,
+    opts: ParseOptions,
+    close: u8,
+    item: impl Fn(&mut Parser<'t>) -> Step<Arg>,
+) -> Args {
     let hard = open.saturating_add(1).saturating_add(opts.max_len);
     let bound = bound.min(text.len()).min(hard);
     let mut p = Parser {
@@ -304,7 +262,7 @@ pub fn parse_object(text: &str, open: usize, bound: usize, opts: ParseOptions) -
         bound,
         len_limited: bound == hard && hard < text.len(),
         opts,
-        close: b'}',
+        close,
         yaml: false,
     };
     let mut items = Vec::new();
@@ -314,7 +272,7 @@ pub fn parse_object(text: &str, open: usize, bound: usize, opts: ParseOptions) -
         }
         match p.peek() {
             None => break p.end_outcome(),
-            Some(b'}') => {
+            Some(c) if c == close => {
                 return Args {
                     items,
                     close: Some(p.pos),
@@ -322,12 +280,13 @@ pub fn parse_object(text: &str, open: usize, bound: usize, opts: ParseOptions) -
                 };
             }
             Some(b',') => {
+                // An empty item (`f(,)`); skip it.
                 p.pos += 1;
                 continue;
             }
             Some(_) => {}
         }
-        match p.member() {
+        match item(&mut p) {
             Ok(arg) => items.push(arg),
             Err(o) => break o,
         }
@@ -336,9 +295,10 @@ pub fn parse_object(text: &str, open: usize, bound: usize, opts: ParseOptions) -
         }
         match p.peek() {
             Some(b',') => p.pos += 1,
-            Some(b'}') => {}
+            Some(c) if c == close => {}
             None => break p.end_outcome(),
             Some(_) => {
+                // Something the value reader did not take: skip it as an expression.
                 if let Err(o) = p.skip_expr() {
                     break o;
                 }
@@ -391,14 +351,7 @@ pub fn parse_yaml(text: &str, lines: &[Span], opts: ParseOptions) -> Args {
             let Ok(mut value) = p.value() else {
                 break;
             };
-            if value.kind == ValueKind::Bare {
-                let word = value.span.of(text);
-                value.kind = if word.bytes().any(|b| b.is_ascii_lowercase()) {
-                    ValueKind::Plain
-                } else {
-                    ValueKind::Placeholder
-                };
-            }
+            yaml_scalar(text, &mut value);
             last = Some(value.span.end.saturating_sub(1));
             items.push(Arg {
                 span: Span::new(key.start, value.span.end),
@@ -413,6 +366,60 @@ pub fn parse_yaml(text: &str, lines: &[Span], opts: ParseOptions) -> Args {
         items,
         close: last,
         outcome: Outcome::Closed,
+    }
+}
+
+/// A bare word read as a YAML scalar: a plain string ([`ValueKind::Plain`]), or a
+/// placeholder when it is all capitals (`OWNER`).
+fn yaml_scalar(text: &str, value: &mut Value) {
+    if value.kind == ValueKind::Bare {
+        let word = value.span.of(text);
+        value.kind = if word.bytes().any(|b| b.is_ascii_lowercase()) {
+            ValueKind::Plain
+        } else {
+            ValueKind::Placeholder
+        };
+    }
+}
+
+/// Parses the one value that `span` of `text` holds, read as in a YAML-style call (a
+/// parameter written without call syntax: `state: open` in a list item, `<state>open</state>`,
+/// the content of a code span): quoted, a number, a boolean, null, a list, a mapping, a
+/// placeholder, or a plain word ([`ValueKind::Plain`]; all capitals, a placeholder). White
+/// space around it is not part of it. When the value does not take all of `span`
+/// (`open issues only`, `$OWNER (from step 0)`), the whole span is an expression.
+pub fn parse_value(text: &str, span: Span, opts: ParseOptions) -> Value {
+    let b = text.as_bytes();
+    let mut end = span.end.min(b.len());
+    let mut start = span.start.min(end);
+    while start < end && b[start].is_ascii_whitespace() {
+        start += 1;
+    }
+    while end > start && b[end - 1].is_ascii_whitespace() {
+        end -= 1;
+    }
+    let expr = Value {
+        span: Span::new(start, end),
+        kind: ValueKind::Expr,
+    };
+    if start == end || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+        return expr;
+    }
+    let mut p = Parser {
+        b,
+        pos: start,
+        bound: end,
+        len_limited: false,
+        opts,
+        close: 0,
+        yaml: true,
+    };
+    match p.value() {
+        Ok(mut value) if value.span.end == end => {
+            yaml_scalar(text, &mut value);
+            value
+        }
+        _ => expr,
     }
 }
 

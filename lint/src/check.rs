@@ -174,6 +174,22 @@ impl<'s> Checker<'s> {
         }
     }
 
+    /// Whether tool `tool` declares property `field` in its input schema, for some
+    /// profile. (Not whether it accepts it: a schema that allows other properties accepts any
+    /// field, but declares only its own.)
+    pub fn declares(&self, tool: &str, field: &str) -> bool {
+        self.names
+            .get(tool)
+            .and_then(|&i| self.surface.tools.get(i))
+            .is_some_and(|t| {
+                t.entries.iter().any(|e| {
+                    e.input_schema
+                        .as_object()
+                        .is_some_and(|o| o.property(field).is_some())
+                })
+            })
+    }
+
     /// The problems of the call `name(args)`; `text` is what the spans point into.
     pub fn check_call(
         &self,

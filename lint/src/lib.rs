@@ -5,7 +5,7 @@
 //! The lint engine, one module per concern: [`scan`] (where calls can be in Markdown),
 //! [`args`] (the argument parser), [`frontmatter`] (YAML), [`check`] (a call against the
 //! surface), [`rules`] (names and explanations), [`negation`] and [`markers`] (what does not
-//! count), [`lint`] (one file), [`fix`] (`--fix`, `--diff`), [`config`], [`walk`],
+//! count), [`params`] (parameters written without call syntax), [`lint`] (one file), [`fix`] (`--fix`, `--diff`), [`config`], [`walk`],
 //! [`baseline`], [`run`] and [`render`].
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
@@ -21,6 +21,7 @@ pub mod frontmatter;
 pub mod lint;
 pub mod markers;
 pub mod negation;
+pub mod params;
 pub mod render;
 pub mod rules;
 pub mod run;

@@ -14,6 +14,7 @@ use crate::forms;
 use crate::frontmatter::{self, Declared};
 use crate::markers;
 use crate::negation;
+use crate::params;
 use crate::rules::{self, Rule, Severity};
 use crate::scan::{self, Context, region_of};
 use crate::servers::{self, Prefix};
@@ -495,6 +496,8 @@ impl<'s> Linter<'s> {
 
         // Names written outside calls: behind a prefix, or former and removed names.
         let refs = self.references(text, bom);
+        // Tools named in the body outside calls, where parameters may follow them.
+        let mut mentions: Vec<Span> = Vec::new();
         if !refs.is_empty() {
             let fm_span = fm.map(|f| Span::new(bom, f.body_start));
             let regions = regions.get_or_insert_with(|| scan::regions(text, body_start));
@@ -514,6 +517,9 @@ impl<'s> Linter<'s> {
                     NameKind::Known => {
                         if !in_front {
                             used.push((r.server, r.name, r.full));
+                            if context.is_some() {
+                                mentions.push(r.full);
+                            }
                         }
                     }
                     NameKind::Former(_) => {
@@ -564,6 +570,29 @@ impl<'s> Linter<'s> {
                         problems.push((server.checker.unknown_tool(name, tag), tag));
                     }
                 }
+            }
+        }
+
+        // Parameters written without call syntax next to a tool's name (`+params` forms).
+        if !settings_file {
+            let has_tags = memchr::memmem::find(text.as_bytes(), b"<tool").is_some();
+            if regions.is_some()
+                || !mentions.is_empty()
+                || has_tags
+                || self.code_span_tool(text, body_start)
+            {
+                let regions = regions.get_or_insert_with(|| scan::regions(text, body_start));
+                self.param_calls(
+                    text,
+                    body_start,
+                    regions,
+                    mentions,
+                    &mut called,
+                    &mut used,
+                    &skill,
+                    &mut problems,
+                    &mut out,
+                );
             }
         }
 
@@ -686,6 +715,111 @@ impl<'s> Linter<'s> {
             .sort_by(|a, b| (a.span, a.rule, &a.message).cmp(&(b.span, b.rule, &b.message)));
         out.findings.dedup();
         out
+    }
+
+    /// Whether a code span of the text from `from` holds only the name of a tool of the
+    /// server unprefixed names belong to (`` `issue_read` ``): the cheap test that says a file
+    /// without other references may still name a tool with parameters beside it.
+    fn code_span_tool(&self, text: &str, from: usize) -> bool {
+        let bytes = text.as_bytes();
+        let from = from.min(bytes.len());
+        memchr::memchr_iter(b'`', &bytes[from..]).any(|i| {
+            let start = from + i + 1;
+            let end = bytes[start..]
+                .iter()
+                .position(|&b| !crate::args::is_name_byte(b))
+                .map_or(bytes.len(), |n| start + n);
+            end > start
+                && bytes.get(end) == Some(&b'`')
+                && self.servers[0].checker.lookup(&text[start..end]) == NameKind::Known
+        })
+    }
+
+    /// The server and tool name of a name written `written`, when it is a tool the server
+    /// has (not a former name).
+    fn known_target<'w>(&self, written: &'w str) -> Option<(usize, &'w str)> {
+        let (si, name) = match self.resolve(written) {
+            None => (0, written),
+            Some(Resolved::Foreign) => return None,
+            Some(Resolved::Server(si, len, _)) => (si, written.get(len..)?),
+        };
+        (!name.is_empty() && self.servers[si].checker.lookup(name) == NameKind::Known)
+            .then_some((si, name))
+    }
+
+    /// The parameters written next to tools named without call syntax
+    /// ([`crate::params`]: list items after `with:`, code spans after the name, a fenced
+    /// block, sibling tags, comment lines, a table column), checked like a call's. `mentions`
+    /// are the prefixed names of current tools outside calls; the code spans holding only an
+    /// unprefixed tool name are added here.
+    #[allow(clippy::too_many_arguments)]
+    fn param_calls(
+        &self,
+        text: &str,
+        body_start: usize,
+        regions: &[scan::Region],
+        mut mentions: Vec<Span>,
+        called: &mut Vec<usize>,
+        used: &mut Vec<(usize, Span, Span)>,
+        skill: &SkillProfiles,
+        problems: &mut Vec<(Problem, Span)>,
+        out: &mut FileLint,
+    ) {
+        let bytes = text.as_bytes();
+        for r in regions {
+            if !matches!(r.context, Context::InlineCode | Context::TableCode) {
+                continue;
+            }
+            let mut s = r.span;
+            while s.start < s.end && bytes[s.start] == b' ' {
+                s.start += 1;
+            }
+            while s.end > s.start && bytes[s.end - 1] == b' ' {
+                s.end -= 1;
+            }
+            let name = s.of(text);
+            if !name.is_empty()
+                && name.bytes().all(crate::args::is_name_byte)
+                && !called.contains(&s.start)
+                && self.resolve(name).is_none()
+                && self.servers[0].checker.lookup(name) == NameKind::Known
+            {
+                mentions.push(s);
+            }
+        }
+        mentions.sort_unstable();
+        mentions.dedup();
+        let tools = ParamTools(self);
+        for a in params::attached(text, body_start, regions, &mentions, &tools) {
+            let Some((si, name, _)) = self.call_target(text, a.tool) else {
+                continue;
+            };
+            let checker = &self.servers[si].checker;
+            if checker.lookup(name.of(text)) != NameKind::Known || called.contains(&name.start) {
+                continue;
+            }
+            out.calls += 1;
+            called.push(name.start);
+            if !used.iter().any(|(_, n, _)| *n == name) {
+                used.push((si, name, a.tool));
+            }
+            let found = checker.check_call(text, name, &a.args, skill);
+            if found.is_empty() {
+                continue;
+            }
+            let line_start = memchr::memrchr(b'\n', &bytes[..a.tool.start]).map_or(0, |i| i + 1);
+            let negated = negation::forbids(
+                &text[line_start..a.tool.start],
+                &self.settings.negation_words,
+            );
+            let call_span = Span::new(a.tool.start, a.args.close.map_or(a.tool.end, |c| c + 1));
+            for p in found {
+                if negated && p.rule.negation_applies() {
+                    continue;
+                }
+                problems.push((p, call_span));
+            }
+        }
     }
 
     /// Decides whether the candidate is a call, and parses it.
@@ -1156,6 +1290,21 @@ impl<'s> Linter<'s> {
                 fix: None,
             }),
         )
+    }
+}
+
+/// The lint's view of names, for [`params::attached`].
+struct ParamTools<'l, 's>(&'l Linter<'s>);
+
+impl params::Tools for ParamTools<'_, '_> {
+    fn is_tool(&self, written: &str) -> bool {
+        self.0.known_target(written).is_some()
+    }
+
+    fn declares(&self, written: &str, field: &str) -> bool {
+        self.0
+            .known_target(written)
+            .is_some_and(|(si, name)| self.0.servers[si].checker.declares(name, field))
     }
 }
 

@@ -586,7 +586,7 @@ pub fn regions(text: &str, from: usize) -> Vec<Region> {
 }
 
 /// The cells of a table row, split at unescaped `|`, outer pipes dropped.
-fn cells(text: &str, line: Span) -> Vec<Span> {
+pub(crate) fn cells(text: &str, line: Span) -> Vec<Span> {
     let bytes = text.as_bytes();
     let (_, lead) = indent(&bytes[line.start..line.end]);
     let mut start = line.start + lead;
@@ -623,7 +623,7 @@ fn escaped(bytes: &[u8], at: usize, floor: usize) -> bool {
     n % 2 == 1
 }
 
-fn delimiter_row(text: &str, line: Span) -> Option<usize> {
+pub(crate) fn delimiter_row(text: &str, line: Span) -> Option<usize> {
     let raw = line.of(text).trim();
     if !raw.contains('|') || !raw.contains('-') {
         return None;

@@ -644,6 +644,62 @@ mod tests {
         out
     }
 
+    /// A `tools/call` request body.
+    fn tools_call(id: u64, tool: &str, arguments: &str) -> String {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments}}}}}"#
+        )
+    }
+
+    /// `serve_http` on 127.0.0.1:0 in a thread of its own, until [`Running::stop`].
+    struct Running {
+        port: u16,
+        stop: tokio::sync::oneshot::Sender<()>,
+        served: std::thread::JoinHandle<Result<(), ServeError>>,
+    }
+
+    impl Running {
+        fn start<B: crate::AsyncBackend>(server: ToolServer<B>, stateless: bool) -> Running {
+            let (port_tx, port_rx) = mpsc::channel();
+            let (stop, stop_rx) = tokio::sync::oneshot::channel::<()>();
+            let options = HttpOptions {
+                stateless,
+                on_listening: Some(Box::new(move |a| {
+                    let _ = port_tx.send(a.port());
+                })),
+                stop: Some(Box::pin(async move {
+                    let _ = stop_rx.await;
+                })),
+                ..HttpOptions::default()
+            };
+            let served = std::thread::spawn(move || {
+                serve_http("127.0.0.1:0".parse().expect("addr"), server, options)
+            });
+            let port = port_rx
+                .recv_timeout(Duration::from_secs(10))
+                .expect("listening");
+            Running { port, stop, served }
+        }
+
+        /// Asks for the shutdown (without waiting): what [`Running::join`] then waits for.
+        fn ask_stop(self) -> std::thread::JoinHandle<Result<(), ServeError>> {
+            self.stop.send(()).expect("the server waits");
+            self.served
+        }
+
+        /// Stops the server and waits for its clean return.
+        fn stop(self) {
+            Running::join(self.ask_stop());
+        }
+
+        fn join(served: std::thread::JoinHandle<Result<(), ServeError>>) {
+            served
+                .join()
+                .expect("the server thread")
+                .expect("a clean stop");
+        }
+    }
+
     /// An asynchronous handler that sleeps 200 ms per call.
     struct Sleeper;
 
@@ -666,36 +722,11 @@ mod tests {
     /// finish in under 2 s in all: a waiting handler holds no thread.
     #[test]
     fn fifty_concurrent_calls_to_a_sleeping_handler_take_under_2_s() {
-        let server = ToolServer::new(LIST, Sleeper).expect("list");
-        let (port_tx, port_rx) = mpsc::channel();
-        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let options = HttpOptions {
-            stateless: true,
-            on_listening: Some(Box::new(move |a| {
-                let _ = port_tx.send(a.port());
-            })),
-            stop: Some(Box::pin(async move {
-                let _ = stop_rx.await;
-            })),
-            ..HttpOptions::default()
-        };
-        let served = std::thread::spawn(move || {
-            serve_http("127.0.0.1:0".parse().expect("addr"), server, options)
-        });
-        let port = port_rx
-            .recv_timeout(Duration::from_secs(10))
-            .expect("listening");
+        let running = Running::start(ToolServer::new(LIST, Sleeper).expect("list"), true);
+        let port = running.port;
         let started = Instant::now();
         let calls: Vec<_> = (0..50)
-            .map(|i| {
-                std::thread::spawn(move || {
-                    post(
-                        port,
-                        None,
-                        &format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"slow","arguments":{{}}}}}}"#),
-                    )
-                })
-            })
+            .map(|i| std::thread::spawn(move || post(port, None, &tools_call(i, "slow", "{}"))))
             .collect();
         for call in calls {
             let answer = call.join().expect("a call thread");
@@ -704,11 +735,7 @@ mod tests {
         let took = started.elapsed();
         assert!(took < Duration::from_secs(2), "{took:?}");
         eprintln!("50 concurrent 200 ms calls: {took:?}");
-        stop_tx.send(()).expect("the server waits");
-        served
-            .join()
-            .expect("the server thread")
-            .expect("a clean stop");
+        running.stop();
     }
 
     /// A call in flight when the shutdown is asked for is answered; the server then returns
@@ -719,24 +746,8 @@ mod tests {
             std::thread::sleep(Duration::from_millis(800));
             Ok(Reply::Structured(serde_json::json!({"slept": true})))
         };
-        let server = ToolServer::new(LIST, slow).expect("list");
-        let (port_tx, port_rx) = mpsc::channel();
-        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let options = HttpOptions {
-            on_listening: Some(Box::new(move |a| {
-                let _ = port_tx.send(a.port());
-            })),
-            stop: Some(Box::pin(async move {
-                let _ = stop_rx.await;
-            })),
-            ..HttpOptions::default()
-        };
-        let served = std::thread::spawn(move || {
-            serve_http("127.0.0.1:0".parse().expect("addr"), server, options)
-        });
-        let port = port_rx
-            .recv_timeout(Duration::from_secs(10))
-            .expect("listening");
+        let running = Running::start(ToolServer::new(LIST, slow).expect("list"), false);
+        let port = running.port;
         let init = post(
             port,
             None,
@@ -748,22 +759,13 @@ mod tests {
             .expect("a session")
             .trim()
             .to_string();
-        let call = std::thread::spawn(move || {
-            post(
-                port,
-                Some(&sid),
-                r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}"#,
-            )
-        });
+        let call = std::thread::spawn(move || post(port, Some(&sid), &tools_call(2, "slow", "{}")));
         std::thread::sleep(Duration::from_millis(200));
         let asked = Instant::now();
-        stop_tx.send(()).expect("the server waits");
+        let served = running.ask_stop();
         let answer = call.join().expect("the call thread");
         assert!(answer.contains(r#"\"slept\":true"#), "{answer}");
-        served
-            .join()
-            .expect("the server thread")
-            .expect("a clean stop");
+        Running::join(served);
         assert!(
             asked.elapsed() < Duration::from_secs(5),
             "{:?}",
@@ -861,24 +863,8 @@ mod tests {
         let session = tatara::Session::of(&[tatara::Profile::Review]);
         let server = ToolServer::new(tatara::FAIL_CLOSED_TOOLS_LIST_JSON, NotesBackend(session))
             .expect("list");
-        let (port_tx, port_rx) = mpsc::channel();
-        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let options = HttpOptions {
-            stateless: true,
-            on_listening: Some(Box::new(move |a| {
-                let _ = port_tx.send(a.port());
-            })),
-            stop: Some(Box::pin(async move {
-                let _ = stop_rx.await;
-            })),
-            ..HttpOptions::default()
-        };
-        let served = std::thread::spawn(move || {
-            serve_http("127.0.0.1:0".parse().expect("addr"), server, options)
-        });
-        let port = port_rx
-            .recv_timeout(Duration::from_secs(10))
-            .expect("listening");
+        let running = Running::start(server, true);
+        let port = running.port;
         let answer = post(
             port,
             None,
@@ -891,14 +877,10 @@ mod tests {
         let refused = post(
             port,
             None,
-            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"task_note","arguments":{"kind":"memo","body":"b"}}}"#,
+            &tools_call(2, "task_note", r#"{"kind":"memo","body":"b"}"#),
         );
         assert!(refused.contains(r#""isError":true"#), "{refused}");
         assert!(refused.contains("kind"), "{refused}");
-        stop_tx.send(()).expect("the server waits");
-        served
-            .join()
-            .expect("the server thread")
-            .expect("a clean stop");
+        running.stop();
     }
 }

@@ -13,20 +13,7 @@ fn bundled(
     requested: &str,
     source: toolgate_schema::runtime::Source<'_>,
 ) -> Option<Result<EchoSession, ServeError>> {
-    use toolgate_generated::maetra;
-    match catalog {
-        "tatara" => Some(echo::generated(
-            catalog,
-            tatara::Session::resolve_from(requested, source),
-            |s, tool, args| tatara::dispatch(s, &tatara::EchoHandler, tool, args),
-        )),
-        "maetra" => Some(echo::generated(
-            catalog,
-            maetra::Session::resolve_from(requested, source),
-            |s, tool, args| maetra::dispatch(s, &maetra::EchoHandler, tool, args),
-        )),
-        _ => None,
-    }
+    toolgate_generated::bundled_echo!(echo::generated, catalog, requested, source)
 }
 
 fn catalog_dir(name: &str) -> std::path::PathBuf {

@@ -2,7 +2,6 @@
 //! or (feature `http`) Streamable HTTP.
 
 use clap::Args;
-use toolgate_generated::{maetra, tatara};
 use toolgate_schema::Surface;
 use toolgate_schema::runtime::Source;
 use toolgate_serve::echo::{self, EchoSession};
@@ -276,17 +275,5 @@ fn bundled(
     requested: &str,
     source: Source<'_>,
 ) -> Option<Result<EchoSession, ServeError>> {
-    match catalog {
-        "tatara" => Some(echo::generated(
-            catalog,
-            tatara::Session::resolve_from(requested, source),
-            |s, tool, args| tatara::dispatch(s, &tatara::EchoHandler, tool, args),
-        )),
-        "maetra" => Some(echo::generated(
-            catalog,
-            maetra::Session::resolve_from(requested, source),
-            |s, tool, args| maetra::dispatch(s, &maetra::EchoHandler, tool, args),
-        )),
-        _ => None,
-    }
+    toolgate_generated::bundled_echo!(echo::generated, catalog, requested, source)
 }

@@ -1,6 +1,8 @@
 //! Helpers for the tests of `toolgate serve`: valid arguments made from a served schema, a
-//! minimal JSON-RPC client over the server's stdio, and the gate for tests that need Python
-//! or npm.
+//! minimal JSON-RPC client over the server's stdio, the gate for tests that need Python
+//! or npm (and the python they use); [`http`] (the `--http` server, a raw HTTP/1.1 client,
+//! a session with a token) and [`line`] (a stdio client of any command that answers the
+//! server's requests).
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -9,6 +11,9 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 
 use serde_json::{Value, json};
 use toolgate_schema::json::Number;
+
+pub mod http;
+pub mod line;
 use toolgate_schema::model::{Additional, Kind, NumberRules, Schema};
 
 /// Whether `.ci/run` asked for the end-to-end MCP tests to run (`TOOLGATE_REQUIRE_E2E=1`):
@@ -26,6 +31,21 @@ pub fn skip(why: &str) {
     eprintln!(
         "skipped: {why} (.ci/run installs it; set TOOLGATE_REQUIRE_E2E=1 to make this a failure)"
     );
+}
+
+/// The python that can import `module`: `TOOLGATE_PYTHON` (the venv `.ci/run` makes), else
+/// `python3`; `None` when it cannot.
+pub fn python_importing(module: &str) -> Option<PathBuf> {
+    let python = std::env::var_os("TOOLGATE_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("python3"));
+    let ok = Command::new(&python)
+        .args(["-c", &format!("import {module}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    ok.then_some(python)
 }
 
 /// A bundled catalog's folder in the repository.
