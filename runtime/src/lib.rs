@@ -31,6 +31,7 @@
 pub mod context;
 pub mod diag;
 pub mod json;
+pub mod keywords;
 pub mod locate;
 pub mod model;
 pub mod subset;
@@ -545,12 +546,46 @@ pub mod rules {
     /// Whether `value`, serialized, equals the JSON `constant` (for an `if` test on a field
     /// that is neither a string, an integer nor a boolean).
     pub fn equals_json<T: serde::Serialize>(value: &T, constant: &str) -> bool {
-        let Ok(constant) = serde_json::from_str::<crate::json::Value>(constant) else {
+        let Ok(constant) = serde_json::from_str::<serde_json::Value>(constant) else {
             return false;
         };
         match serde_json::to_value(value) {
-            Ok(v) => crate::json::Value::from_serde(&v) == constant,
+            Ok(v) => crate::keywords::json_equal(&v, &constant),
             Err(_) => false,
+        }
+    }
+
+    /// Whether `s` matches the ECMA-262 pattern `ecma` (compiled into `cell` the first
+    /// time; a pattern that does not compile, which the generator rules out at expansion
+    /// time, matches nothing).
+    #[inline]
+    pub fn pattern(
+        cell: &std::sync::OnceLock<Option<crate::keywords::Pattern>>,
+        ecma: &str,
+        s: &str,
+    ) -> bool {
+        cell.get_or_init(|| crate::keywords::Pattern::new(ecma).ok())
+            .as_ref()
+            .is_some_and(|p| p.is_match(s))
+    }
+
+    /// Whether `x` is a multiple of `multiple` (`multipleOf`), as the validator decides it.
+    #[inline]
+    pub fn multiple_of(x: f64, multiple: f64) -> bool {
+        crate::keywords::multiple_of_f64(x, multiple)
+    }
+
+    /// [`multiple_of`] for an integer.
+    #[inline]
+    pub fn multiple_of_integer(x: i64, multiple: f64) -> bool {
+        crate::keywords::multiple_of(&serde_json::Number::from(x), &multiple_number(multiple))
+    }
+
+    fn multiple_number(m: f64) -> serde_json::Number {
+        if m.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&m) {
+            serde_json::Number::from(m as u64)
+        } else {
+            serde_json::Number::from_f64(m).unwrap_or_else(|| serde_json::Number::from(1u64))
         }
     }
 

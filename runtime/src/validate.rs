@@ -105,87 +105,385 @@ fn check(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) 
     }
 }
 
-/// Whether `value` satisfies the raw subschema `raw` (a keyword's value kept in
-/// [`Schema::extra`]); a subschema the model cannot read counts as satisfied.
-fn satisfies(raw: &Value, value: &Value) -> bool {
+/// A raw subschema (a keyword's value kept in [`Schema::extra`]) in the model, to check a
+/// value against it with messages that name nested fields: `None` when the model cannot
+/// read it on its own (a recursive `$ref` out of reach).
+fn parse_raw(raw: &Value) -> Option<Schema> {
     let source = crate::diag::SourceText {
         path: std::path::PathBuf::from("subschema"),
         text: String::new(),
     };
-    let mut cx = crate::diag::Ctxt::new();
-    let parsed =
-        crate::model::SchemaParser::new(&source, raw, crate::locate::Pointer::root(), &mut cx)
-            .parse(raw, &crate::locate::Pointer::root(), false);
-    match parsed {
-        Some(s) => {
-            let mut inner = Out::default();
-            check(&s, value, "", "", &mut inner);
-            inner.list.is_empty() && inner.more == 0
+    for dialect in [
+        crate::subset::Dialect::Draft202012,
+        crate::subset::Dialect::Draft07,
+    ] {
+        let mut cx = crate::diag::Ctxt::new();
+        let mut parser =
+            crate::model::SchemaParser::new(&source, raw, crate::locate::Pointer::root(), &mut cx);
+        parser.dialect = dialect;
+        let parsed = parser.parse(raw, &crate::locate::Pointer::root(), false);
+        if cx.error_count() == 0 {
+            return parsed;
         }
-        None => true,
     }
+    None
 }
 
-fn type_matches(name: &str, value: &Value) -> bool {
-    match (name, value) {
-        ("null", Value::Null)
-        | ("boolean", Value::Bool(_))
-        | ("string", Value::String(_))
-        | ("number", Value::Number(_))
-        | ("array", Value::Array(_))
-        | ("object", Value::Object(_)) => true,
-        ("integer", Value::Number(n)) => n.is_integer(),
-        _ => false,
-    }
+/// Checks `value` against the raw subschema `raw` at `path`: whether that found something to
+/// say.
+fn descend(raw: &Value, value: &Value, path: &str, root: &str, out: &mut Out) -> bool {
+    let Some(s) = parse_raw(raw) else {
+        return false;
+    };
+    let before = (out.list.len(), out.more);
+    check(&s, value, path, root, out);
+    (out.list.len(), out.more) != before
 }
 
-/// The keywords the typed model does not hold that have a plain reading: `anyOf`, `oneOf`
-/// (matching none), `allOf`, `const`, `enum` of any values, `type` lists (so a refusal by
-/// generated code for them names the field). Others (`not`, a `oneOf` matched twice,
-/// `pattern`, a recursive `$ref`, ...) are left to the jsonschema-backed validator of
-/// `toolgate-schema`.
+/// The keywords the typed model does not hold ([`Schema::extra`]), each judged by
+/// [`crate::keywords`] exactly as generated code and the jsonschema-backed validator judge
+/// it, and worded naming the field (a nested one where the keyword reads into the value).
+/// What cannot be judged here (a recursive `$ref`, whose definition is out of reach) counts
+/// as satisfied: this validator never refuses what the schema accepts.
 fn check_extra(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) {
+    let mut siblings = serde_json::Map::new();
+    for (k, v) in &schema.extra {
+        siblings.insert(k.clone(), v.to_serde());
+    }
+    // `additionalProperties` kept raw (beside `patternProperties`) reads the typed
+    // `properties` too.
+    if let (Kind::Object(o), true, false) = (
+        &schema.kind,
+        siblings.contains_key("additionalProperties"),
+        siblings.contains_key("properties"),
+    ) {
+        let names = o
+            .properties
+            .iter()
+            .map(|(n, _)| (n.clone(), serde_json::Value::Bool(true)))
+            .collect();
+        siblings.insert("properties".to_string(), serde_json::Value::Object(names));
+    }
+    let v = value.to_serde();
     for (key, raw) in &schema.extra {
-        let message = match (key.as_str(), raw) {
-            ("anyOf", Value::Array(alts)) if !alts.iter().any(|a| satisfies(a, value)) => {
-                Some("matches none of its `anyOf` alternatives".to_string())
-            }
-            // Only "none": `satisfies` counts a subschema it cannot fully judge as satisfied,
-            // so it may count two matches where there is one. Two or more matches, and what
-            // `not` refuses, are left to the jsonschema-backed validator, which decides them
-            // exactly; this one must never refuse what the schema accepts.
-            ("oneOf", Value::Array(alts)) if !alts.iter().any(|a| satisfies(a, value)) => {
-                Some("matches none of its `oneOf` alternatives".to_string())
-            }
-            ("allOf", Value::Array(alts)) if !alts.iter().all(|a| satisfies(a, value)) => {
-                Some("does not match every one of its `allOf` schemas".to_string())
-            }
-            ("const", c) if c != value => Some(format!("must be {c}")),
-            ("enum", Value::Array(vs)) if !vs.contains(value) => {
-                let listed: Vec<String> = vs.iter().map(ToString::to_string).collect();
-                Some(format!("must be one of {}", listed.join(", ")))
-            }
-            ("type", Value::String(t)) if !type_matches(t, value) => {
-                Some(format!("must be {t}, found {}", value.type_name()))
-            }
-            ("type", Value::Array(ts))
-                if !ts
-                    .iter()
-                    .any(|t| t.as_str().is_some_and(|t| type_matches(t, value))) =>
-            {
-                let listed: Vec<String> = ts.iter().map(ToString::to_string).collect();
-                Some(format!(
-                    "must be one of the types {}, found {}",
-                    listed.join(", "),
-                    value.type_name()
-                ))
-            }
-            _ => None,
-        };
-        if let Some(m) = message {
-            push(out, path, format!("{} {m}", subject(path, root)));
+        if crate::keywords::keyword_holds(&siblings, key, &v) == Some(false) {
+            word(key, raw, &siblings, value, path, root, out);
         }
     }
+}
+
+fn holds(raw: &Value, value: &Value) -> bool {
+    crate::keywords::schema_holds(&raw.to_serde(), &value.to_serde()) != Some(false)
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Words keyword `key` (value `raw`), which `value` fails.
+#[allow(clippy::too_many_lines)]
+fn word(
+    key: &str,
+    raw: &Value,
+    siblings: &serde_json::Map<String, serde_json::Value>,
+    value: &Value,
+    path: &str,
+    root: &str,
+    out: &mut Out,
+) {
+    let who = subject(path, root);
+    let count = |v: &Value| match v {
+        Value::Number(n) => n.as_u64(),
+        _ => None,
+    };
+    let message: String = match (key, raw, value) {
+        ("type", Value::String(t), _) => format!("{who} must be {t}, found {}", value.type_name()),
+        ("type", Value::Array(ts), _) => {
+            let listed: Vec<String> = ts.iter().map(ToString::to_string).collect();
+            format!(
+                "{who} must be one of the types {}, found {}",
+                listed.join(", "),
+                value.type_name()
+            )
+        }
+        ("const", c, _) => format!("{who} must be {c}"),
+        ("enum", Value::Array(vs), _) => {
+            let listed: Vec<String> = vs.iter().map(ToString::to_string).collect();
+            format!("{who} must be one of {}", listed.join(", "))
+        }
+        ("anyOf", _, _) => format!("{who} matches none of its `anyOf` alternatives"),
+        ("oneOf", Value::Array(alts), _) => {
+            if alts.iter().any(|a| holds(a, value)) {
+                format!("{who} matches more than one of its `oneOf` alternatives")
+            } else {
+                format!("{who} matches none of its `oneOf` alternatives")
+            }
+        }
+        ("allOf", Value::Array(alts), _) => {
+            let mut said = false;
+            for a in alts {
+                if !holds(a, value) {
+                    said |= descend(a, value, path, root, out);
+                }
+            }
+            if said {
+                return;
+            }
+            format!("{who} does not match every one of its `allOf` schemas")
+        }
+        ("not", Value::Object(m), _) if m.is_empty() => {
+            format!("{who} is refused: its schema accepts no value")
+        }
+        ("not", _, _) => format!("{who} must not match its `not` schema"),
+        ("if", _, _) => {
+            let (branch, then) = if holds(raw, value) {
+                ("then", true)
+            } else {
+                ("else", false)
+            };
+            if let Some(b) = siblings.get(branch).map(Value::from_serde)
+                && descend(&b, value, path, root, out)
+            {
+                return;
+            }
+            if then {
+                format!(
+                    "{who} does not match its `then` schema, which applies as its `if` schema holds"
+                )
+            } else {
+                format!(
+                    "{who} does not match its `else` schema, which applies as its `if` schema does not hold"
+                )
+            }
+        }
+        ("pattern", Value::String(p), _) => format!("{who} must match the pattern `{p}`"),
+        ("multipleOf", m, Value::Number(n)) => {
+            format!("{who} must be a multiple of {m}, found {n}")
+        }
+        ("minLength", v, _) if count(v) == Some(1) => format!("{who} must not be empty"),
+        ("minLength", v, _) => format!("{who} must have at least {v} characters"),
+        ("maxLength", v, _) => format!("{who} must have at most {v} characters"),
+        ("minimum", v, Value::Number(n)) => format!("{who} must be at least {v}, found {n}"),
+        ("maximum", v, Value::Number(n)) => format!("{who} must be at most {v}, found {n}"),
+        ("exclusiveMinimum", v, Value::Number(n)) => {
+            format!("{who} must be greater than {v}, found {n}")
+        }
+        ("exclusiveMaximum", v, Value::Number(n)) => {
+            format!("{who} must be less than {v}, found {n}")
+        }
+        ("minItems", v, Value::Array(a)) => format!(
+            "{who} must have at least {}, found {}",
+            plural(count(v).unwrap_or(0), "item", "items"),
+            a.len()
+        ),
+        ("maxItems", v, Value::Array(a)) => format!(
+            "{who} must have at most {}, found {}",
+            plural(count(v).unwrap_or(0), "item", "items"),
+            a.len()
+        ),
+        ("uniqueItems", _, _) => format!("{who} must not hold the same item twice"),
+        ("contains", _, _) => {
+            let min = siblings
+                .get("minContains")
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(1);
+            match siblings
+                .get("maxContains")
+                .and_then(serde_json::Value::as_u64)
+            {
+                Some(max) => format!(
+                    "{who} must hold from {min} to {max} items matching its `contains` schema"
+                ),
+                None => format!(
+                    "{who} must hold at least {} matching its `contains` schema",
+                    plural(min, "item", "items")
+                ),
+            }
+        }
+        ("items" | "prefixItems" | "additionalItems", _, Value::Array(items)) => {
+            let tuple = |k: &str| match siblings.get(k) {
+                Some(serde_json::Value::Array(t)) => t.len(),
+                _ => 0,
+            };
+            let mut said = false;
+            for (i, item) in items.iter().enumerate() {
+                let s = match (key, raw) {
+                    ("items" | "prefixItems", Value::Array(t)) => t.get(i),
+                    ("items", s) if i >= tuple("prefixItems") => Some(s),
+                    ("additionalItems", s) if i >= tuple("items") => Some(s),
+                    _ => None,
+                };
+                if let Some(s) = s
+                    && !holds(s, item)
+                {
+                    let at = format!("{path}[{i}]");
+                    if !descend(s, item, &at, root, out) {
+                        push(
+                            out,
+                            &at,
+                            format!("field `{at}` does not match its `{key}` schema"),
+                        );
+                    }
+                    said = true;
+                }
+            }
+            if said {
+                return;
+            }
+            format!("{who} does not match its `{key}` schema")
+        }
+        ("required", Value::Array(names), Value::Object(m)) => {
+            for n in names.iter().filter_map(Value::as_str) {
+                if !m.contains_key(n) {
+                    let f = join(path, n);
+                    push(out, &f, format!("missing required field `{f}`"));
+                }
+            }
+            return;
+        }
+        ("dependentRequired" | "dependencies", Value::Object(deps), Value::Object(m)) => {
+            let mut said = false;
+            for (k, dep) in deps.iter().filter(|(k, _)| m.contains_key(k)) {
+                match dep {
+                    Value::Array(names) => {
+                        for n in names.iter().filter_map(Value::as_str) {
+                            if !m.contains_key(n) {
+                                let f = join(path, n);
+                                push(
+                                    out,
+                                    &f,
+                                    format!(
+                                        "missing field `{f}`, required when `{}` is given",
+                                        join(path, k)
+                                    ),
+                                );
+                                said = true;
+                            }
+                        }
+                    }
+                    s if !holds(s, value) => {
+                        if !descend(s, value, path, root, out) {
+                            push(
+                                out,
+                                path,
+                                format!(
+                                    "{who} does not match the schema that applies when `{}` is given",
+                                    join(path, k)
+                                ),
+                            );
+                        }
+                        said = true;
+                    }
+                    _ => {}
+                }
+            }
+            if said {
+                return;
+            }
+            format!("{who} does not match its `{key}`")
+        }
+        ("dependentSchemas", Value::Object(deps), Value::Object(m)) => {
+            let mut said = false;
+            for (k, s) in deps.iter().filter(|(k, _)| m.contains_key(k)) {
+                if !holds(s, value) {
+                    if !descend(s, value, path, root, out) {
+                        push(
+                            out,
+                            path,
+                            format!(
+                                "{who} does not match the schema that applies when `{}` is given",
+                                join(path, k)
+                            ),
+                        );
+                    }
+                    said = true;
+                }
+            }
+            if said {
+                return;
+            }
+            format!("{who} does not match its `dependentSchemas`")
+        }
+        ("minProperties", v, Value::Object(m)) => format!(
+            "{who} must have at least {}, found {}",
+            plural(count(v).unwrap_or(0), "field", "fields"),
+            m.len()
+        ),
+        ("maxProperties", v, Value::Object(m)) => format!(
+            "{who} must have at most {}, found {}",
+            plural(count(v).unwrap_or(0), "field", "fields"),
+            m.len()
+        ),
+        ("properties" | "patternProperties" | "additionalProperties", _, Value::Object(m)) => {
+            let mut said = false;
+            let mut one = serde_json::Map::new();
+            for (k, v) in siblings {
+                if matches!(
+                    k.as_str(),
+                    "properties" | "patternProperties" | "additionalProperties"
+                ) {
+                    one.insert(k.clone(), v.clone());
+                }
+            }
+            for (name, v) in m.iter() {
+                let mut single = serde_json::Map::new();
+                single.insert(name.to_string(), v.to_serde());
+                let single = serde_json::Value::Object(single);
+                if crate::keywords::keyword_holds(&one, key, &single) != Some(false) {
+                    continue;
+                }
+                let f = join(path, name);
+                said = true;
+                let schemas: Vec<Value> = match (key, raw) {
+                    ("properties", Value::Object(p)) => p.get(name).cloned().into_iter().collect(),
+                    ("patternProperties", Value::Object(pp)) => pp
+                        .iter()
+                        .filter(|(p, _)| {
+                            crate::keywords::Pattern::cached(p).is_some_and(|re| re.is_match(name))
+                        })
+                        .map(|(_, s)| s.clone())
+                        .collect(),
+                    ("additionalProperties", Value::Bool(false)) => {
+                        push(out, &f, format!("unknown field `{f}` (not accepted here)"));
+                        continue;
+                    }
+                    ("additionalProperties", s) => vec![s.clone()],
+                    _ => Vec::new(),
+                };
+                let mut any = false;
+                for s in schemas {
+                    if !holds(&s, v) {
+                        any |= descend(&s, v, &f, root, out);
+                    }
+                }
+                if !any {
+                    push(
+                        out,
+                        &f,
+                        format!("field `{f}` does not match its `{key}` schema"),
+                    );
+                }
+            }
+            if said {
+                return;
+            }
+            format!("{who} does not match its `{key}`")
+        }
+        ("propertyNames", _, Value::Object(m)) => {
+            let bad: Vec<&str> = m
+                .keys()
+                .filter(|k| !holds(raw, &Value::String(k.to_string())))
+                .collect();
+            let listed: Vec<String> = bad.iter().map(|k| format!("\"{k}\"")).collect();
+            format!(
+                "{who} has field names its `propertyNames` schema refuses: {}",
+                listed.join(", ")
+            )
+        }
+        ("$ref", Value::String(r), _) => format!("{who} does not match the schema {r}"),
+        (k, _, _) => format!("{who} does not match its `{k}` keyword"),
+    };
+    push(out, path, message);
 }
 
 fn check_typed(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) {
