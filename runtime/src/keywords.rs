@@ -279,45 +279,37 @@ pub fn holds_as_json<T: serde::Serialize + ?Sized>(
 
 /// Whether keyword `key` of the schema object `siblings` holds for `value` (2020-12, with
 /// the draft-07 forms read where they appear), its siblings giving it context
-/// (`additionalProperties` reads `properties`): `None` when it cannot tell (a `$ref` that
-/// does not resolve within `siblings`, a pattern that does not compile). For the typed
-/// validator, which words each failing keyword.
+/// (`additionalProperties` reads `properties`), `$ref`s resolved in `document` (else in
+/// `siblings`): `None` when it cannot tell (a `$ref` that does not resolve, a pattern that
+/// does not compile). For the typed validator, which words each failing keyword.
 pub(crate) fn keyword_holds(
     siblings: &Map<String, Value>,
     key: &str,
     value: &Value,
+    document: Option<&Value>,
 ) -> Option<bool> {
-    let root = Value::Object(siblings.clone());
-    let patterns = HashMap::new();
-    let e = Eval {
-        root: &root,
-        draft7: false,
-        patterns: &patterns,
-        lenient: true,
-        undecided: Cell::new(false),
-        refs: std::cell::RefCell::new(Vec::new()),
-    };
     let Some(kv) = siblings.get(key) else {
         return Some(true);
     };
+    let own = Value::Object(siblings.clone());
+    let e = Eval::lenient(document.unwrap_or(&own));
     let ok = e.keyword(siblings, key, kv, value, 0);
     if e.undecided.get() { None } else { Some(ok) }
 }
 
 /// Whether `value` is valid against the subschema `schema` (as [`keyword_holds`] judges).
-pub(crate) fn schema_holds(schema: &Value, value: &Value) -> Option<bool> {
-    let patterns = HashMap::new();
-    let e = Eval {
-        root: schema,
-        draft7: false,
-        patterns: &patterns,
-        lenient: true,
-        undecided: Cell::new(false),
-        refs: std::cell::RefCell::new(Vec::new()),
-    };
+pub(crate) fn schema_holds(
+    schema: &Value,
+    value: &Value,
+    document: Option<&Value>,
+) -> Option<bool> {
+    let e = Eval::lenient(document.unwrap_or(schema));
     let ok = e.valid(schema, value, 0);
     if e.undecided.get() { None } else { Some(ok) }
 }
+
+/// No patterns compiled ahead: [`Pattern::cached`] compiles them.
+static NO_PATTERNS: OnceLock<HashMap<String, Pattern>> = OnceLock::new();
 
 /// Nesting of subschemas past which a value is refused (a schema recursing through `$ref`s
 /// on a value nested this deep): far past what `serde_json` reads (128 levels).
@@ -336,7 +328,19 @@ struct Eval<'s> {
     refs: std::cell::RefCell<Vec<(*const Value, *const Value)>>,
 }
 
-impl Eval<'_> {
+impl<'s> Eval<'s> {
+    /// The evaluator of the typed validator: 2020-12, what it cannot judge satisfied.
+    fn lenient(root: &'s Value) -> Eval<'s> {
+        Eval {
+            root,
+            draft7: is_draft7(root),
+            patterns: NO_PATTERNS.get_or_init(HashMap::new),
+            lenient: true,
+            undecided: Cell::new(false),
+            refs: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
     fn unknown(&self) -> bool {
         self.undecided.set(true);
         self.lenient

@@ -33,7 +33,29 @@ pub fn validate(schema: &Schema, value: &Value) -> Vec<Violation> {
 
 /// [`validate`], calling the value itself `what` in messages (`"the default"`).
 pub fn validate_value(schema: &Schema, value: &Value, what: &str) -> Vec<Violation> {
-    let mut out = Out::default();
+    run(schema, None, value, what)
+}
+
+/// [`validate`] for a schema whose recursive `$ref`s point into `document` (the tool's
+/// authored input schema), which the validator then follows.
+pub fn validate_in(
+    schema: &Schema,
+    document: Option<&serde_json::Value>,
+    value: &Value,
+) -> Vec<Violation> {
+    run(schema, document, value, "the arguments")
+}
+
+fn run(
+    schema: &Schema,
+    document: Option<&serde_json::Value>,
+    value: &Value,
+    what: &str,
+) -> Vec<Violation> {
+    let mut out = Out {
+        document,
+        ..Out::default()
+    };
     check(schema, value, "", what, &mut out);
     if out.more > 0 {
         out.list.push(Violation {
@@ -48,11 +70,13 @@ pub fn validate_value(schema: &Schema, value: &Value, what: &str) -> Vec<Violati
     out.list
 }
 
-/// The violations listed so far, and how many more were found past [`MAX_LISTED`].
+/// The violations listed so far, and how many more were found past [`MAX_LISTED`]; the
+/// document recursive `$ref`s point into, when there is one.
 #[derive(Default)]
-struct Out {
+struct Out<'d> {
     list: Vec<Violation>,
     more: usize,
+    document: Option<&'d serde_json::Value>,
 }
 
 /// [`validate`] for a `serde_json::Value`.
@@ -76,7 +100,7 @@ fn subject(path: &str, root: &str) -> String {
     }
 }
 
-fn push(out: &mut Out, path: &str, message: String) {
+fn push(out: &mut Out<'_>, path: &str, message: String) {
     if out.list.len() < MAX_LISTED {
         out.list.push(Violation {
             field: path.to_string(),
@@ -98,7 +122,7 @@ fn quoted_list(values: &[String]) -> String {
     s
 }
 
-fn check(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) {
+fn check(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out<'_>) {
     check_typed(schema, value, path, root, out);
     if !schema.extra.is_empty() {
         check_extra(schema, value, path, root, out);
@@ -108,18 +132,20 @@ fn check(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) 
 /// A raw subschema (a keyword's value kept in [`Schema::extra`]) in the model, to check a
 /// value against it with messages that name nested fields: `None` when the model cannot
 /// read it on its own (a recursive `$ref` out of reach).
-fn parse_raw(raw: &Value) -> Option<Schema> {
+fn parse_raw(raw: &Value, document: Option<&serde_json::Value>) -> Option<Schema> {
     let source = crate::diag::SourceText {
         path: std::path::PathBuf::from("subschema"),
         text: String::new(),
     };
+    let doc = document.map(Value::from_serde);
+    let doc = doc.as_ref().unwrap_or(raw);
     for dialect in [
         crate::subset::Dialect::Draft202012,
         crate::subset::Dialect::Draft07,
     ] {
         let mut cx = crate::diag::Ctxt::new();
         let mut parser =
-            crate::model::SchemaParser::new(&source, raw, crate::locate::Pointer::root(), &mut cx);
+            crate::model::SchemaParser::new(&source, doc, crate::locate::Pointer::root(), &mut cx);
         parser.dialect = dialect;
         let parsed = parser.parse(raw, &crate::locate::Pointer::root(), false);
         if cx.error_count() == 0 {
@@ -131,8 +157,8 @@ fn parse_raw(raw: &Value) -> Option<Schema> {
 
 /// Checks `value` against the raw subschema `raw` at `path`: whether that found something to
 /// say.
-fn descend(raw: &Value, value: &Value, path: &str, root: &str, out: &mut Out) -> bool {
-    let Some(s) = parse_raw(raw) else {
+fn descend(raw: &Value, value: &Value, path: &str, root: &str, out: &mut Out<'_>) -> bool {
+    let Some(s) = parse_raw(raw, out.document) else {
         return false;
     };
     let before = (out.list.len(), out.more);
@@ -145,7 +171,7 @@ fn descend(raw: &Value, value: &Value, path: &str, root: &str, out: &mut Out) ->
 /// it, and worded naming the field (a nested one where the keyword reads into the value).
 /// What cannot be judged here (a recursive `$ref`, whose definition is out of reach) counts
 /// as satisfied: this validator never refuses what the schema accepts.
-fn check_extra(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) {
+fn check_extra(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out<'_>) {
     let mut siblings = serde_json::Map::new();
     for (k, v) in &schema.extra {
         siblings.insert(k.clone(), v.to_serde());
@@ -166,14 +192,14 @@ fn check_extra(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut
     }
     let v = value.to_serde();
     for (key, raw) in &schema.extra {
-        if crate::keywords::keyword_holds(&siblings, key, &v) == Some(false) {
+        if crate::keywords::keyword_holds(&siblings, key, &v, out.document) == Some(false) {
             word(key, raw, &siblings, value, path, root, out);
         }
     }
 }
 
-fn holds(raw: &Value, value: &Value) -> bool {
-    crate::keywords::schema_holds(&raw.to_serde(), &value.to_serde()) != Some(false)
+fn holds(raw: &Value, value: &Value, document: Option<&serde_json::Value>) -> bool {
+    crate::keywords::schema_holds(&raw.to_serde(), &value.to_serde(), document) != Some(false)
 }
 
 fn plural(n: u64, one: &str, many: &str) -> String {
@@ -189,7 +215,7 @@ fn word(
     value: &Value,
     path: &str,
     root: &str,
-    out: &mut Out,
+    out: &mut Out<'_>,
 ) {
     let who = subject(path, root);
     let count = |v: &Value| match v {
@@ -213,7 +239,7 @@ fn word(
         }
         ("anyOf", _, _) => format!("{who} matches none of its `anyOf` alternatives"),
         ("oneOf", Value::Array(alts), _) => {
-            if alts.iter().any(|a| holds(a, value)) {
+            if alts.iter().any(|a| holds(a, value, out.document)) {
                 format!("{who} matches more than one of its `oneOf` alternatives")
             } else {
                 format!("{who} matches none of its `oneOf` alternatives")
@@ -222,7 +248,7 @@ fn word(
         ("allOf", Value::Array(alts), _) => {
             let mut said = false;
             for a in alts {
-                if !holds(a, value) {
+                if !holds(a, value, out.document) {
                     said |= descend(a, value, path, root, out);
                 }
             }
@@ -236,7 +262,7 @@ fn word(
         }
         ("not", _, _) => format!("{who} must not match its `not` schema"),
         ("if", _, _) => {
-            let (branch, then) = if holds(raw, value) {
+            let (branch, then) = if holds(raw, value, out.document) {
                 ("then", true)
             } else {
                 ("else", false)
@@ -314,7 +340,7 @@ fn word(
                     _ => None,
                 };
                 if let Some(s) = s
-                    && !holds(s, item)
+                    && !holds(s, item, out.document)
                 {
                     let at = format!("{path}[{i}]");
                     if !descend(s, item, &at, root, out) {
@@ -361,7 +387,7 @@ fn word(
                             }
                         }
                     }
-                    s if !holds(s, value) => {
+                    s if !holds(s, value, out.document) => {
                         if !descend(s, value, path, root, out) {
                             push(
                                 out,
@@ -385,7 +411,7 @@ fn word(
         ("dependentSchemas", Value::Object(deps), Value::Object(m)) => {
             let mut said = false;
             for (k, s) in deps.iter().filter(|(k, _)| m.contains_key(k)) {
-                if !holds(s, value) {
+                if !holds(s, value, out.document) {
                     if !descend(s, value, path, root, out) {
                         push(
                             out,
@@ -429,7 +455,7 @@ fn word(
                 let mut single = serde_json::Map::new();
                 single.insert(name.to_string(), v.to_serde());
                 let single = serde_json::Value::Object(single);
-                if crate::keywords::keyword_holds(&one, key, &single) != Some(false) {
+                if crate::keywords::keyword_holds(&one, key, &single, out.document) != Some(false) {
                     continue;
                 }
                 let f = join(path, name);
@@ -452,7 +478,7 @@ fn word(
                 };
                 let mut any = false;
                 for s in schemas {
-                    if !holds(&s, v) {
+                    if !holds(&s, v, out.document) {
                         any |= descend(&s, v, &f, root, out);
                     }
                 }
@@ -472,7 +498,7 @@ fn word(
         ("propertyNames", _, Value::Object(m)) => {
             let bad: Vec<&str> = m
                 .keys()
-                .filter(|k| !holds(raw, &Value::String(k.to_string())))
+                .filter(|k| !holds(raw, &Value::String(k.to_string()), out.document))
                 .collect();
             let listed: Vec<String> = bad.iter().map(|k| format!("\"{k}\"")).collect();
             format!(
@@ -486,7 +512,7 @@ fn word(
     push(out, path, message);
 }
 
-fn check_typed(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) {
+fn check_typed(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out<'_>) {
     let expected = schema.type_name();
     match (&schema.kind, value) {
         (Kind::Any, _) => {}
@@ -698,7 +724,7 @@ fn check_bounds(
     n: Number,
     path: &str,
     root: &str,
-    out: &mut Out,
+    out: &mut Out<'_>,
 ) {
     let x = n.as_f64();
     if let Some(min) = rules.minimum
