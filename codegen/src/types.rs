@@ -673,17 +673,18 @@ impl Module<'_> {
             _ => None,
         };
         let schema = merged.as_ref().unwrap_or(schema);
-        let obj = schema.as_object()?;
+        schema.as_object()?;
         if !self.claim_type(name, &format!("the arguments of {}", root.file), root) {
             return None;
         }
-        let gate = self.root_gate(schema, root);
         let mut base = schema.clone();
         base.extra.clear();
+        let gate = self.root_gate(schema, &mut base, root);
+        let obj = base.as_object()?.clone();
         Some(self.gen_struct(
             name,
             prefix,
-            obj,
+            &obj,
             &base,
             "",
             &|p| locs.of(p),

@@ -258,9 +258,36 @@ fn word(
             format!("{who} does not match every one of its `allOf` schemas")
         }
         ("not", Value::Object(m), _) if m.is_empty() => {
-            format!("{who} is refused: its schema accepts no value")
+            format!("{who}: no value is accepted here (the schema is `false`)")
         }
-        ("not", _, _) => format!("{who} must not match its `not` schema"),
+        // `{"not": {"required": [...]}}`: fields that must not be given (together).
+        ("not", Value::Object(m), Value::Object(_))
+            if m.len() == 1
+                && matches!(m.get("required"), Some(Value::Array(n)) if !n.is_empty()) =>
+        {
+            let names: Vec<String> = match m.get("required") {
+                Some(Value::Array(n)) => n
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(|n| join(path, n))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let field = names.first().cloned().unwrap_or_default();
+            let message = match names.as_slice() {
+                [one] => format!("field `{one}` must not be given"),
+                many => format!(
+                    "fields {} must not all be given",
+                    many.iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            push(out, &field, message);
+            return;
+        }
+        ("not", _, _) => format!("{who} must not match the `not` schema"),
         ("if", _, _) => {
             let (branch, then) = if holds(raw, value, out.document) {
                 ("then", true)
@@ -273,13 +300,9 @@ fn word(
                 return;
             }
             if then {
-                format!(
-                    "{who} does not match its `then` schema, which applies as its `if` schema holds"
-                )
+                format!("{who} must match the `then` schema, as the `if` schema holds")
             } else {
-                format!(
-                    "{who} does not match its `else` schema, which applies as its `if` schema does not hold"
-                )
+                format!("{who} must match the `else` schema, as the `if` schema does not hold")
             }
         }
         ("pattern", Value::String(p), _) => format!("{who} must match the pattern `{p}`"),
@@ -317,11 +340,15 @@ fn word(
                 .get("maxContains")
                 .and_then(serde_json::Value::as_u64)
             {
+                Some(max) if max == min => format!(
+                    "{who} must hold exactly {} matching the `contains` schema",
+                    plural(min, "item", "items")
+                ),
                 Some(max) => format!(
-                    "{who} must hold from {min} to {max} items matching its `contains` schema"
+                    "{who} must hold from {min} to {max} items matching the `contains` schema"
                 ),
                 None => format!(
-                    "{who} must hold at least {} matching its `contains` schema",
+                    "{who} must hold at least {} matching the `contains` schema",
                     plural(min, "item", "items")
                 ),
             }
@@ -347,7 +374,7 @@ fn word(
                         push(
                             out,
                             &at,
-                            format!("field `{at}` does not match its `{key}` schema"),
+                            format!("field `{at}` must match the `{key}` schema"),
                         );
                     }
                     said = true;
@@ -356,7 +383,7 @@ fn word(
             if said {
                 return;
             }
-            format!("{who} does not match its `{key}` schema")
+            format!("{who} must match the `{key}` schema")
         }
         ("required", Value::Array(names), Value::Object(m)) => {
             for n in names.iter().filter_map(Value::as_str) {
@@ -393,7 +420,7 @@ fn word(
                                 out,
                                 path,
                                 format!(
-                                    "{who} does not match the schema that applies when `{}` is given",
+                                    "{who} must match the schema that applies when `{}` is given",
                                     join(path, k)
                                 ),
                             );
@@ -406,7 +433,7 @@ fn word(
             if said {
                 return;
             }
-            format!("{who} does not match its `{key}`")
+            format!("{who} must match the `{key}` schemas")
         }
         ("dependentSchemas", Value::Object(deps), Value::Object(m)) => {
             let mut said = false;
@@ -417,7 +444,7 @@ fn word(
                             out,
                             path,
                             format!(
-                                "{who} does not match the schema that applies when `{}` is given",
+                                "{who} must match the schema that applies when `{}` is given",
                                 join(path, k)
                             ),
                         );
@@ -428,7 +455,7 @@ fn word(
             if said {
                 return;
             }
-            format!("{who} does not match its `dependentSchemas`")
+            format!("{who} must match the `dependentSchemas` schemas")
         }
         ("minProperties", v, Value::Object(m)) => format!(
             "{who} must have at least {}, found {}",
@@ -486,14 +513,14 @@ fn word(
                     push(
                         out,
                         &f,
-                        format!("field `{f}` does not match its `{key}` schema"),
+                        format!("field `{f}` must match the `{key}` schema"),
                     );
                 }
             }
             if said {
                 return;
             }
-            format!("{who} does not match its `{key}`")
+            format!("{who} must match the `{key}` schemas")
         }
         ("propertyNames", _, Value::Object(m)) => {
             let bad: Vec<&str> = m
@@ -502,12 +529,13 @@ fn word(
                 .collect();
             let listed: Vec<String> = bad.iter().map(|k| format!("\"{k}\"")).collect();
             format!(
-                "{who} has field names its `propertyNames` schema refuses: {}",
+                "{who} must not have the field {} {} (refused by the `propertyNames` schema)",
+                if bad.len() == 1 { "name" } else { "names" },
                 listed.join(", ")
             )
         }
-        ("$ref", Value::String(r), _) => format!("{who} does not match the schema {r}"),
-        (k, _, _) => format!("{who} does not match its `{k}` keyword"),
+        ("$ref", Value::String(r), _) => format!("{who} must match the schema {r}"),
+        (k, _, _) => format!("{who} must match the `{k}` keyword"),
     };
     push(out, path, message);
 }
@@ -864,6 +892,46 @@ mod tests {
             "unknown field `k097` (expected one of `a`)"
         );
         assert_eq!(m[MAX_LISTED], "and 52 more violations not listed");
+    }
+
+    #[test]
+    fn keywords_beyond_the_typed_model_are_judged_and_name_the_nested_field() {
+        let s = schema(
+            r#"{"type":"object","properties":{
+                "slug":{"type":"string","pattern":"^[a-z]+$"},
+                "any":{"properties":{"n":{"type":"integer"}},"required":["n"]},
+                "pair":{"type":"array","prefixItems":[{"type":"string"}],"items":{"type":"integer"}},
+                "one":{"oneOf":[{"type":"integer"},{"minimum":2}]}},
+              "patternProperties":{"^x-":{"type":"integer"}},
+              "additionalProperties":false}"#,
+        );
+        assert_eq!(
+            messages(
+                &s,
+                r#"{"slug":"a","any":{"n":1},"pair":["a",1,2],"one":1,"x-a":1}"#
+            ),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            messages(
+                &s,
+                r#"{"slug":"A","any":{"n":"1"},"pair":[1,"b"],"one":3,"x-a":"s","other":1}"#
+            ),
+            vec![
+                "field `slug` must match the pattern `^[a-z]+$`",
+                "field `any.n` must be an integer, found the string \"1\"",
+                "field `pair[0]` must be a string, found the number 1",
+                "field `pair[1]` must be an integer, found the string \"b\"",
+                "field `one` matches more than one of its `oneOf` alternatives",
+                "field `x-a` must be an integer, found the string \"s\"",
+                "unknown field `other` (not accepted here)",
+            ]
+        );
+        // Something else than an object: the object keywords do not apply.
+        assert_eq!(
+            messages(&s, r#"{"slug":"a","any":3}"#),
+            Vec::<String>::new()
+        );
     }
 
     #[test]

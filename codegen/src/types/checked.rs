@@ -26,7 +26,7 @@ use super::{Module, Ty};
 use toolgate_schema::diag::{Ctxt, SourceText};
 use toolgate_schema::json::{Map, Value, to_compact};
 use toolgate_schema::locate::Pointer;
-use toolgate_schema::model::{Kind, Schema, SchemaParser};
+use toolgate_schema::model::{Additional, Kind, Schema, SchemaParser};
 use toolgate_schema::runtime::keywords::{self, Keywords};
 use toolgate_schema::runtime::subset::Dialect;
 
@@ -235,7 +235,18 @@ fn merge_pair(a: &Map, b: &Map) -> Option<Map> {
                     match p.get(name) {
                         None => p.insert(name, s.clone()),
                         Some(t) if t == s => {}
-                        Some(t) => p.insert(name, all_of(vec![t.clone(), s.clone()])),
+                        Some(t) => {
+                            let both = match (t, s) {
+                                (Value::Object(x), Value::Object(y)) => {
+                                    merge_pair(x, y).map(Value::Object)
+                                }
+                                _ => None,
+                            };
+                            p.insert(
+                                name,
+                                both.unwrap_or_else(|| all_of(vec![t.clone(), s.clone()])),
+                            );
+                        }
                     }
                 }
                 Value::Object(p)
@@ -569,6 +580,7 @@ impl Module<'_> {
             }
             let names: Vec<String> = extra.iter().map(|(k, _)| k.to_string()).collect();
             if gate_struct {
+                keep_other_properties(&mut base, &rest);
                 let Some(gate) = self.raw_check(serde_json::Value::Object(rest), names, loc) else {
                     return Ty::Any;
                 };
@@ -663,8 +675,14 @@ impl Module<'_> {
     }
 
     /// The gate of a root struct: its keywords beyond the typed model (the root is a struct
-    /// whatever they are), checked on the arguments as sent.
-    pub(super) fn root_gate(&mut self, schema: &Schema, loc: &Loc) -> Option<RawCheck> {
+    /// whatever they are), checked on the arguments as sent; `base`, the struct's schema,
+    /// keeps the other properties where `patternProperties` describes them.
+    pub(super) fn root_gate(
+        &mut self,
+        schema: &Schema,
+        base: &mut Schema,
+        loc: &Loc,
+    ) -> Option<RawCheck> {
         let extra = super::combinators::significant(schema);
         if extra.is_empty() {
             return None;
@@ -684,6 +702,7 @@ impl Module<'_> {
                 .collect();
             rest.insert("properties".to_string(), serde_json::Value::Object(names));
         }
+        keep_other_properties(base, &rest);
         let names = extra.iter().map(|(k, _)| k.to_string()).collect();
         self.raw_check(serde_json::Value::Object(rest), names, loc)
     }
@@ -730,6 +749,17 @@ impl Module<'_> {
     }
 }
 
+/// Where `patternProperties` describes properties beside the declared ones, the struct of
+/// `base` keeps them (its `additional_properties` map, of JSON values), so that a handler
+/// can read what the gate checked.
+fn keep_other_properties(base: &mut Schema, rest: &serde_json::Map<String, serde_json::Value>) {
+    if rest.contains_key("patternProperties")
+        && let Some(o) = base.as_object_mut()
+    {
+        o.additional = Additional::Schema(Box::new(Schema::any()));
+    }
+}
+
 /// The `Deserialize` body of a struct with a gate: the object as sent, checked, then read.
 pub(super) fn gated_deserialize(
     rt: &TokenStream,
@@ -759,5 +789,248 @@ pub(super) fn gated_deserialize(
         }
         #struct_ident::deserialize(#rt::de::Object(__v))
             .map_err(<D::Error as ::serde::de::Error>::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use toolgate_schema::load::{SourceFile, load_sources};
+
+    use crate::{Input, Options, generate};
+
+    fn matrix(assert_formats: bool) -> String {
+        format!(
+            r#"{{"catalog": "demo", "selector": {{"env": "DEMO_PROFILE"}},
+            "profiles": {{"all": "All."}}, "groups": {{"main": {{}}}}, "grants": {{"main": ["all"]}},
+            "assert_formats": {assert_formats}}}"#
+        )
+    }
+
+    /// Expands a one-tool catalog whose input schema is `input`: the token text without
+    /// spaces, or every error.
+    fn expand_with(input: &str, assert_formats: bool) -> Result<String, Vec<String>> {
+        let files = vec![
+            SourceFile {
+                rel: "profiles.json".to_string(),
+                bytes: matrix(assert_formats).into_bytes(),
+            },
+            SourceFile {
+                rel: "tools/t.json".to_string(),
+                bytes: format!(
+                    "{{\"name\": \"t\", \"group\": \"main\", \"description\": \"D.\",\n \"inputSchema\": {input}}}\n"
+                )
+                .into_bytes(),
+            },
+        ];
+        let display = PathBuf::from("demo");
+        let catalog = load_sources(&display, files.clone())
+            .map_err(|e| e.0.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+        let input = Input {
+            catalog: &catalog,
+            display: &display,
+            sources: &files,
+            include: &[],
+            options: &Options::default(),
+        };
+        generate(&input)
+            .map(|t| {
+                t.to_string()
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect()
+            })
+            .map_err(|e| e.0.iter().map(ToString::to_string).collect())
+    }
+
+    fn expand(input: &str) -> String {
+        match expand_with(input, false) {
+            Ok(text) => text,
+            Err(e) => panic!("{input}: {e:?}"),
+        }
+    }
+
+    #[test]
+    fn a_pattern_is_a_string_checked_with_the_regex_crate() {
+        let text = expand(
+            r#"{"type": "object", "properties": {"q": {"type": "string", "pattern": "^[a-z]+$"}}, "required": ["q"]}"#,
+        );
+        assert!(
+            text.contains("#[serde(borrow)]pubq:::std::borrow::Cow<'a,str>"),
+            "{text}"
+        );
+        assert!(text.contains(
+            "::toolgate_runtime::rules::pattern(&__PATTERN_0,\"^[a-z]+$\",::core::convert::AsRef::<str>::as_ref((&self.q)))"
+        ));
+        // The direct path still reads it: the check runs on the typed value.
+        assert!(text.contains("b\"q\"=>__r.once(&mut__f_q)?"));
+    }
+
+    #[test]
+    fn a_pattern_the_regex_crate_cannot_compile_is_an_error_at_its_place() {
+        // The loader refuses it already (the served validator cannot compile it)...
+        let errors = expand_with(
+            r#"{"type": "object", "properties": {"q": {"type": "string", "pattern": "^(?!admin)[a-z]+$"}}}"#,
+            false,
+        )
+        .unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].contains("at /inputSchema/properties/q/pattern"),
+            "{}",
+            errors[0]
+        );
+        assert!(errors[0].contains("^(?!admin)[a-z]+$"), "{}", errors[0]);
+        // ... and the generator, for schemas that reach it otherwise (a group's parameter),
+        // names the pattern, its place and why.
+        let text = r#"{"type": "object", "properties": {"q": {"type": "string", "pattern": "^(?!admin)[a-z]+$"},
+            "r": {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": "(a)\\1"}]}}}"#;
+        let doc: toolgate_schema::json::Value = serde_json::from_str(text).unwrap();
+        let source = toolgate_schema::diag::SourceText {
+            path: PathBuf::from("t.json"),
+            text: text.to_string(),
+        };
+        let mut cx = toolgate_schema::diag::Ctxt::new();
+        let schema = toolgate_schema::model::SchemaParser::new(
+            &source,
+            &doc,
+            toolgate_schema::locate::Pointer::root(),
+            &mut cx,
+        )
+        .parse_root()
+        .unwrap();
+        let found = super::untypable(&schema, false);
+        let places: Vec<String> = found.iter().map(|u| u.at.to_string()).collect();
+        assert_eq!(
+            places,
+            ["/properties/q/pattern", "/properties/r/anyOf/1/pattern"]
+        );
+        assert!(
+            found[0].why.contains("\"^(?!admin)[a-z]+$\""),
+            "{}",
+            found[0].why
+        );
+        assert!(found[0].why.contains("look-around"), "{}", found[0].why);
+        assert!(found[1].why.contains("backreferences"), "{}", found[1].why);
+    }
+
+    #[test]
+    fn formats_are_annotations_unless_the_catalog_asserts_them() {
+        let schema =
+            r#"{"type": "object", "properties": {"d": {"type": "string", "format": "date"}}}"#;
+        assert!(expand(schema).contains("pubd:::core::option::Option<::std::borrow::Cow<'a,str>>"));
+        let errors = expand_with(schema, true).unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].contains("at /inputSchema/properties/d/format"),
+            "{}",
+            errors[0]
+        );
+        assert!(errors[0].contains("asserts formats"), "{}", errors[0]);
+    }
+
+    #[test]
+    fn all_of_objects_merge_into_one_struct() {
+        let text = expand(
+            r#"{"type": "object", "properties": {"p": {"allOf": [
+                {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+                {"properties": {"b": {"type": "integer", "minimum": 1}}}]}}}"#,
+        );
+        assert!(text.contains("pubstructP<'a>{"), "{text}");
+        assert!(text.contains("puba:::std::borrow::Cow<'a,str>"));
+        assert!(text.contains("pubb:::core::option::Option<i64>"));
+        assert!(text.contains("pubp:::core::option::Option<P<'a>>"));
+        // Nothing left to check at run time beyond the struct's own bounds.
+        assert!(!text.contains("keywords::holds"));
+        // Members that do not merge (two `not`s) stay checked.
+        let text = expand(
+            r#"{"type": "object", "properties": {"n": {"type": "integer", "allOf": [{"not": {"const": 1}}, {"not": {"const": 2}}]}}}"#,
+        );
+        assert!(text.contains("pubn:::core::option::Option<i64>"), "{text}");
+        assert!(
+            text.contains(
+                "holds_as_json(&__KEYWORDS_0,\"{\\\"allOf\\\":[{\\\"not\\\":{\\\"const\\\":2}}]"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn not_is_the_type_of_the_rest_and_a_check() {
+        let text = expand(
+            r#"{"type": "object", "properties": {"tag": {"type": "string", "not": {"const": "admin"}}}, "required": ["tag"]}"#,
+        );
+        assert!(text.contains("pubtag:::std::borrow::Cow<'a,str>"), "{text}");
+        assert!(text.contains(
+            "::toolgate_runtime::keywords::holds_as_json(&__KEYWORDS_0,\"{\\\"not\\\":{\\\"const\\\":\\\"admin\\\"}}\",\"\",(&self.tag))"
+        ), "{text}");
+    }
+
+    #[test]
+    fn a_schema_without_a_type_is_a_checked_value() {
+        let text = expand(
+            r#"{"type": "object", "properties": {"x": {"minLength": 2}, "y": {"properties": {"a": {"type": "integer"}}, "required": ["a"]}}}"#,
+        );
+        assert!(
+            text.contains("pubx:::core::option::Option<::serde_json::Value>"),
+            "{text}"
+        );
+        assert!(text.contains("puby:::core::option::Option<::serde_json::Value>"));
+        assert!(text.contains("::toolgate_runtime::keywords::holds(&__KEYWORDS_0,\"{\\\"minLength\\\":2}\",\"\",v)"), "{text}");
+    }
+
+    #[test]
+    fn object_keywords_gate_the_struct_and_keep_pattern_properties() {
+        let text = expand(
+            r#"{"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+                "dependentRequired": {"a": ["b"]}, "patternProperties": {"^x-": {"type": "integer"}},
+                "additionalProperties": false}"#,
+        );
+        // The root struct reads the arguments as sent, checks them, then reads itself.
+        assert!(text.contains(
+            "let__v=<::serde_json::Valueas::serde::Deserialize>::deserialize(deserializer)?;if!::toolgate_runtime::keywords::holds(&__KEYWORDS_0,"
+        ), "{text}");
+        assert!(text.contains("\\\"dependentRequired\\\":{\\\"a\\\":[\\\"b\\\"]}"));
+        assert!(
+            text.contains("\\\"properties\\\":{\\\"a\\\":true,\\\"b\\\":true}"),
+            "{text}"
+        );
+        // The properties a pattern describes are kept for the handler.
+        assert!(text.contains(
+            "pubadditional_properties:::std::collections::BTreeMap<::std::borrow::Cow<'a,str>,::serde_json::Value>"
+        ));
+        assert!(!text.contains("deny_unknown_fields"));
+    }
+
+    #[test]
+    fn const_and_enum_keep_the_values_the_whole_schema_accepts() {
+        let text = expand(
+            r#"{"type": "object", "properties": {"n": {"type": "integer", "enum": [1, 2, 3, "a"], "minimum": 2}}}"#,
+        );
+        assert!(
+            text.contains("pubconstVALUES_JSON:&'static[&'staticstr]=&[\"2\",\"3\"];"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn keywords_beside_one_of_are_distributed_into_its_alternatives() {
+        let text = expand(
+            r#"{"type": "object", "properties": {"shape": {
+                "type": "object", "properties": {"kind": {"type": "string"}}, "required": ["kind"],
+                "oneOf": [
+                    {"title": "Circle", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}, "required": ["r"]},
+                    {"title": "Square", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}}, "required": ["side"]}
+                ]}}}"#,
+        );
+        // Tagged by `kind`, now a `const` in each alternative.
+        assert!(text.contains("pubenumShape{"), "{text}");
+        assert!(text.contains("Circle(ShapeCircle)"));
+        assert!(text.contains("pubstructShapeCircle{"));
+        assert!(text.contains("pubkind:ShapeCircleKind"));
+        assert!(text.contains("__v.get(\"kind\").and_then(::serde_json::Value::as_str)"));
+        assert!(text.contains("pubr:f64"));
+        assert!(text.contains("pubside:f64"));
     }
 }
