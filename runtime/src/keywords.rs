@@ -233,7 +233,7 @@ impl Keywords {
     /// Whether `value` is valid.
     pub fn is_valid(&self, value: &Value) -> bool {
         let e = Eval {
-            root: self.root.as_ref().unwrap_or(&self.schema),
+            root: Some(self.root.as_ref().unwrap_or(&self.schema)),
             draft7: self.draft7,
             patterns: &self.patterns,
             lenient: false,
@@ -279,8 +279,8 @@ pub fn holds_as_json<T: serde::Serialize + ?Sized>(
 
 /// Whether keyword `key` of the schema object `siblings` holds for `value` (2020-12, with
 /// the draft-07 forms read where they appear), its siblings giving it context
-/// (`additionalProperties` reads `properties`), `$ref`s resolved in `document` (else in
-/// `siblings`): `None` when it cannot tell (a `$ref` that does not resolve, a pattern that
+/// (`additionalProperties` reads `properties`), `$ref`s resolved in `document`: `None` when
+/// it cannot tell (a `$ref` without a document or that does not resolve, a pattern that
 /// does not compile). For the typed validator, which words each failing keyword.
 pub(crate) fn keyword_holds(
     siblings: &Map<String, Value>,
@@ -291,8 +291,7 @@ pub(crate) fn keyword_holds(
     let Some(kv) = siblings.get(key) else {
         return Some(true);
     };
-    let own = Value::Object(siblings.clone());
-    let e = Eval::lenient(document.unwrap_or(&own));
+    let e = Eval::lenient(document);
     let ok = e.keyword(siblings, key, kv, value, 0);
     if e.undecided.get() { None } else { Some(ok) }
 }
@@ -303,7 +302,7 @@ pub(crate) fn schema_holds(
     value: &Value,
     document: Option<&Value>,
 ) -> Option<bool> {
-    let e = Eval::lenient(document.unwrap_or(schema));
+    let e = Eval::lenient(document);
     let ok = e.valid(schema, value, 0);
     if e.undecided.get() { None } else { Some(ok) }
 }
@@ -316,7 +315,8 @@ static NO_PATTERNS: OnceLock<HashMap<String, Pattern>> = OnceLock::new();
 const MAX_DEPTH: u32 = 2048;
 
 struct Eval<'s> {
-    root: &'s Value,
+    /// The document `$ref`s point into.
+    root: Option<&'s Value>,
     draft7: bool,
     patterns: &'s HashMap<String, Pattern>,
     /// Whether what cannot be judged (a `$ref` out of reach, a pattern that does not
@@ -329,11 +329,12 @@ struct Eval<'s> {
 }
 
 impl<'s> Eval<'s> {
-    /// The evaluator of the typed validator: 2020-12, what it cannot judge satisfied.
-    fn lenient(root: &'s Value) -> Eval<'s> {
+    /// The evaluator of the typed validator: 2020-12 (or the document's dialect), what it
+    /// cannot judge satisfied; without a document, a `$ref` cannot be followed.
+    fn lenient(root: Option<&'s Value>) -> Eval<'s> {
         Eval {
             root,
-            draft7: is_draft7(root),
+            draft7: root.is_some_and(is_draft7),
             patterns: NO_PATTERNS.get_or_init(HashMap::new),
             lenient: true,
             undecided: Cell::new(false),
@@ -380,7 +381,11 @@ impl<'s> Eval<'s> {
     }
 
     fn follow(&self, reference: &Value, value: &Value, depth: u32) -> bool {
-        let Some(target) = reference.as_str().and_then(|r| resolve(self.root, r)) else {
+        let Some(target) = reference
+            .as_str()
+            .zip(self.root)
+            .and_then(|(r, root)| resolve(root, r))
+        else {
             return self.unknown();
         };
         let pair = (target as *const Value, value as *const Value);
