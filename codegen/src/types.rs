@@ -11,6 +11,8 @@
 //! | string, integer, number, boolean | `Cow<'a, str>`, `i64`, `f64`, `bool` |
 //! | array | `Vec<T>` (`Vec<serde_json::Value>` without `items`) |
 //! | no `type` | `serde_json::Value` |
+//! | `anyOf`/`oneOf`, nullable, `type` lists, `const`, recursive `$ref` | see `combinators` |
+//! | `pattern`, `allOf`, `not`, `if`/`then`/`else`, `patternProperties`, ..., keywords without a `type` | see `checked`: the most specific type and a run-time check of the rest |
 //!
 //! Zero-copy: a type that holds strings (directly, or in arrays, maps and nested structs) has
 //! a lifetime, `Args<'a>`, and borrows them from the arguments it is parsed from, JSON text
@@ -1625,7 +1627,7 @@ impl Module<'_> {
 /// its name as bytes into a local, then the struct built from the locals (a required field
 /// missing, a member given twice, or one a struct that denies unknown fields does not know:
 /// `Fallback`, and serde decides). A struct with an `additional_properties` map (serde's
-/// `flatten`) always falls back.
+/// `flatten`) or a gate (keywords checked on the object as sent) always falls back.
 fn read_direct_impl(
     rt: &TokenStream,
     struct_ident: &Ident,

@@ -110,6 +110,11 @@ fn refusals_name_the_field() {
             "field `near` must have at least 3 characters",
         ),
         (
+            "search",
+            json!({"slug": "a", "offset": null}),
+            "field `offset` matches more than one of its `oneOf` alternatives",
+        ),
+        (
             "configure",
             json!({"mode": "local", "x-retries": "3"}),
             "field `x-retries` must be an integer, found the string \"3\"",
@@ -263,6 +268,7 @@ const NAMES: &[&str] = &[
     "tags",
     "exclude",
     "near",
+    "offset",
     "mode",
     "url",
     "tls_cert",
@@ -296,7 +302,7 @@ fn the_typed_decode_accepts_exactly_what_the_served_validator_accepts() {
                 args.insert(name.to_string(), rng.pick(&pool).clone());
             }
             // Mostly around a valid call, so that most keywords decide.
-            if rng.next() % 4 != 0 {
+            if !rng.next().is_multiple_of(4) {
                 let base: &[(&str, Value)] = match t.tool {
                     "search" => &[("slug", json!("serde-json"))],
                     "configure" => &[("mode", json!("local"))],

@@ -312,7 +312,7 @@ static NO_PATTERNS: OnceLock<HashMap<String, Pattern>> = OnceLock::new();
 
 /// Nesting of subschemas past which a value is refused (a schema recursing through `$ref`s
 /// on a value nested this deep): far past what `serde_json` reads (128 levels).
-const MAX_DEPTH: u32 = 2048;
+const MAX_DEPTH: u32 = 1024;
 
 struct Eval<'s> {
     /// The document `$ref`s point into.

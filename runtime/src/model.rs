@@ -842,8 +842,9 @@ impl<'a> SchemaParser<'a> {
         if let Some(items) = obj.get("items") {
             // Beside `prefixItems`, `items` is the schema of the items after them, which the
             // typed model (one schema for every item) cannot hold.
-            let fits = !matches!(items, Value::Array(_))
-                && !(obj.contains_key("prefixItems") && self.dialect == Dialect::Draft202012);
+            let beside_prefix =
+                obj.contains_key("prefixItems") && self.dialect == Dialect::Draft202012;
+            let fits = !(matches!(items, Value::Array(_)) || beside_prefix);
             keep("items", fits, &mut keys);
         }
         // Beside `patternProperties`, `additionalProperties` is about the properties no

@@ -413,7 +413,7 @@ impl Module<'_> {
         }
         let text = schema.to_string();
         let root = if text.contains("\"$ref\"") {
-            self.document().map(|d| to_compact(d)).unwrap_or_default()
+            self.document().map(to_compact).unwrap_or_default()
         } else {
             String::new()
         };
@@ -594,17 +594,26 @@ impl Module<'_> {
             }
             // A type that does not give back the value sent: the value itself, checked
             // against the whole schema.
-            let whole = schema.to_json().to_serde();
-            let plan = Plan {
-                raw: self.raw_check(whole, names, loc),
-                ..Plan::default()
-            };
-            self.keyword_checks.push((schema.clone(), plan));
-            return Ty::Any;
+            return self.checked_value(schema, loc);
         }
         let ty = self.ty(&base, hint, path, loc);
         self.keyword_checks.push((schema.clone(), plan));
         ty
+    }
+
+    /// `serde_json::Value`, checked against the whole of `schema`: for what no more specific
+    /// type says exactly.
+    pub(super) fn checked_value(&mut self, schema: &Schema, loc: &Loc) -> Ty {
+        let names = super::combinators::significant(schema)
+            .iter()
+            .map(|(k, _)| k.to_string())
+            .collect();
+        let plan = Plan {
+            raw: self.raw_check(schema.to_json().to_serde(), names, loc),
+            ..Plan::default()
+        };
+        self.keyword_checks.push((schema.clone(), plan));
+        Ty::Any
     }
 
     /// The type of `schema` as that of `other`, which means the same.

@@ -451,8 +451,8 @@ impl Module<'_> {
                 loc.key(keyword).index(i)
             };
             let Some(mut s) = self.parse_sub(r) else {
-                self.errs.at(&at, "catalog! cannot read this alternative");
-                return Ty::Any;
+                // An alternative the model cannot read on its own: the value, checked.
+                return self.checked_value(schema, loc);
             };
             if is_null(&s) {
                 nullable = true;
@@ -465,11 +465,9 @@ impl Module<'_> {
             alts.push((s, at));
         }
         if nullable && matches!(pick, Pick::One) && alts.iter().any(|(s, _)| accepts_null(s)) {
-            self.errs.at(
-                &loc.key(keyword),
-                "catalog! cannot type a `oneOf` whose `null` alternative overlaps another",
-            );
-            return Ty::Any;
+            // `null` would match two alternatives, which `Option` cannot say: the value,
+            // checked.
+            return self.checked_value(schema, loc);
         }
         let inner = match alts.len() {
             // Only `null`: the constant.
