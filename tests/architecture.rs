@@ -42,12 +42,16 @@ fn metadata() -> Value {
     serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON")
 }
 
+/// serde and serde_json, and the pattern engine: generated code checks `pattern` as the
+/// served validator does (jsonschema 0.61 with its `regex` engine), with the same ECMA-262
+/// translation (`jsonschema-regex`) and the same engine (`regex`).
 #[test]
-fn the_runtime_depends_on_serde_only() {
-    let deps = dependencies(&metadata(), "toolgate-runtime");
+fn the_runtime_depends_on_serde_and_the_pattern_engine_only() {
+    let mut deps = dependencies(&metadata(), "toolgate-runtime");
+    deps.sort();
     assert_eq!(
         deps,
-        ["serde", "serde_json"],
+        ["jsonschema-regex", "regex", "serde", "serde_json"],
         "toolgate-runtime depends on {deps:?}"
     );
 }

@@ -1,6 +1,7 @@
 //! What must compile and what must not, with trybuild: handlers for tatara's `implement`
-//! and `refine` profiles compile; a handler missing a granted tool, a refine handler
-//! matching on `open`, and a broken catalog do not, with the messages in
+//! and `refine` profiles, and for a catalog with `pattern` and `allOf`, compile; a handler
+//! missing a granted tool, a refine handler matching on `open`, a broken catalog and a
+//! `format` in a catalog that asserts formats do not, with the messages in
 //! `tests/ui/fail/*.stderr`.
 //!
 //! Refresh the `.stderr` files (the toolchain is pinned by `rust-toolchain.toml`, so they are

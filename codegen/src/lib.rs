@@ -247,11 +247,11 @@ pub fn generate(input: &Input<'_>) -> Result<TokenStream, Errors> {
     })
 }
 
-/// Whether every schema of `tool` is one the generator can type; otherwise an error for
-/// each keyword it cannot type yet (`anyOf`, `pattern`, a `type` list, a recursive `$ref`,
-/// ...), naming the keyword and its place. Such a catalog still loads and is served with
-/// run-time validation (`toolgate serve --catalog DIR`); typed handlers for these keywords
-/// are the next step.
+/// Whether every schema of `tool` is one the generator can type and check; otherwise an
+/// error for each place it cannot, naming the keyword, its place and why: a `pattern` (or
+/// `patternProperties` key) the `regex` crate does not compile (a lookaround, a
+/// backreference), and `format` in a catalog that asserts formats. Such a catalog still
+/// loads and is served with run-time validation (`toolgate serve --catalog DIR`).
 fn typable(catalog: &Catalog, tool: &toolgate_schema::load::Tool, errs: &mut Errs) -> bool {
     let mut ok = true;
     let params = catalog
@@ -259,28 +259,28 @@ fn typable(catalog: &Catalog, tool: &toolgate_schema::load::Tool, errs: &mut Err
         .map(|g| g.parameters.as_slice())
         .unwrap_or_default();
     for (name, schema, _) in params {
-        for (keyword, at) in types::untypable(schema, false) {
+        for u in types::untypable(schema, catalog.assert_formats) {
             let mut pointer = Pointer::root().key("parameters").key(name).key("schema");
-            pointer.0.extend(at.0.iter().cloned());
+            pointer.0.extend(u.at.0.iter().cloned());
             errs.at(
                 &Loc::new(toolgate_schema::load::MATRIX_FILE, pointer),
                 format!(
-                    "catalog! cannot type keyword `{keyword}` of parameter `{name}` (added to tool `{}`) yet",
-                    tool.name
+                    "catalog! cannot type keyword `{}` of parameter `{name}` (added to tool `{}`): {}",
+                    u.keyword, tool.name, u.why
                 ),
             );
             ok = false;
         }
     }
     for variant in &tool.variants {
-        for (keyword, at) in types::untypable(&variant.input, true) {
+        for u in types::untypable(&variant.input, catalog.assert_formats) {
             let mut pointer = Pointer::root().key("inputSchema");
-            pointer.0.extend(at.0.iter().cloned());
+            pointer.0.extend(u.at.0.iter().cloned());
             errs.at(
                 &Loc::new(&variant.file, pointer.clone()),
                 format!(
-                    "catalog! cannot type keyword `{keyword}` of tool `{}` yet: the catalog loads and `toolgate serve --catalog DIR` validates it at run time, but generated handlers need a schema without it",
-                    tool.name
+                    "catalog! cannot type keyword `{}` of tool `{}`: {}; the catalog loads and `toolgate serve --catalog DIR` serves it",
+                    u.keyword, tool.name, u.why
                 ),
             );
             ok = false;

@@ -11,6 +11,8 @@
 //! | string, integer, number, boolean | `Cow<'a, str>`, `i64`, `f64`, `bool` |
 //! | array | `Vec<T>` (`Vec<serde_json::Value>` without `items`) |
 //! | no `type` | `serde_json::Value` |
+//! | `anyOf`/`oneOf`, nullable, `type` lists, `const`, recursive `$ref` | see `combinators` |
+//! | `pattern`, `allOf`, `not`, `if`/`then`/`else`, `patternProperties`, ..., keywords without a `type` | see `checked`: the most specific type and a run-time check of the rest |
 //!
 //! Zero-copy: a type that holds strings (directly, or in arrays, maps and nested structs) has
 //! a lifetime, `Args<'a>`, and borrows them from the arguments it is parsed from, JSON text
@@ -37,9 +39,10 @@
 //! built from the locals; whatever that pass does not take (see `runtime::direct`) goes to
 //! serde's derived `Deserialize`.
 
+mod checked;
 mod combinators;
 
-pub(crate) use combinators::untypable;
+pub(crate) use checked::untypable;
 
 use std::collections::BTreeSet;
 
@@ -300,6 +303,11 @@ struct Module<'a> {
     map_values: Vec<Ty>,
     /// Recursive `$ref`s and the named type of each definition.
     refs: Vec<(String, Ty)>,
+    /// The run-time checks of schemas whose keywords their type holds only in part
+    /// (`checked`), by schema.
+    keyword_checks: Vec<(Schema, checked::Plan)>,
+    /// The statics generated for those checks so far (they are numbered).
+    statics: usize,
     variant: usize,
 }
 
@@ -323,6 +331,8 @@ pub(crate) fn tool_module(
         checked: BTreeSet::new(),
         map_values: Vec::new(),
         refs: Vec::new(),
+        keyword_checks: Vec::new(),
+        statics: 0,
         variant: 0,
     };
     let group_params: Vec<&str> = catalog
@@ -372,6 +382,7 @@ pub(crate) fn tool_module(
                 info,
                 &tool.name,
                 &schema,
+                recursive_document(variant),
             ));
             let profiles = surface_tool
                 .entries
@@ -452,6 +463,7 @@ pub(crate) fn tool_module(
                 info,
                 &tool.name,
                 &entry.input_schema,
+                recursive_document(variant),
             ));
             argument_types.push((info.type_ref(), entry.profiles.clone()));
         }
@@ -580,11 +592,43 @@ fn json_tokens(v: &Value) -> TokenStream {
     }
 }
 
-/// `impl ToolArgs` for a type served to some session: its tool and its input schema.
-fn served_impl(rt: &TokenStream, info: &StructInfo, tool: &str, schema: &Schema) -> TokenStream {
+/// The authored input schema of a variant with recursive `$ref`s (which point into it), as
+/// JSON text.
+fn recursive_document(variant: &toolgate_schema::load::Variant) -> Option<String> {
+    if !variant.recursive {
+        return None;
+    }
+    variant.authored.get("inputSchema").map(to_compact)
+}
+
+/// `impl ToolArgs` for a type served to some session: its tool and its input schema (and,
+/// for a schema with recursive `$ref`s, the document they point into).
+fn served_impl(
+    rt: &TokenStream,
+    info: &StructInfo,
+    tool: &str,
+    schema: &Schema,
+    document: Option<String>,
+) -> TokenStream {
     let t = ident(&info.name);
     let lt = lifetime(info.borrows);
     let text = to_compact(&schema.to_json());
+    let (parse, document_fn) = match document {
+        Some(doc) => (
+            quote!(#rt::cached_schema_in(&SCHEMA, Self::INPUT_SCHEMA_JSON, #doc)),
+            quote! {
+                fn input_document() -> ::core::option::Option<&'static ::serde_json::Value> {
+                    static DOCUMENT: ::std::sync::OnceLock<::serde_json::Value> =
+                        ::std::sync::OnceLock::new();
+                    ::core::option::Option::Some(#rt::cached_document(&DOCUMENT, #doc))
+                }
+            },
+        ),
+        None => (
+            quote!(#rt::cached_schema(&SCHEMA, Self::INPUT_SCHEMA_JSON)),
+            quote!(),
+        ),
+    };
     quote! {
         impl #lt #rt::ToolArgs for #t #lt {
             const TOOL: &'static str = #tool;
@@ -592,8 +636,9 @@ fn served_impl(rt: &TokenStream, info: &StructInfo, tool: &str, schema: &Schema)
             fn input_schema() -> &'static #rt::model::Schema {
                 static SCHEMA: ::std::sync::OnceLock<#rt::model::Schema> =
                     ::std::sync::OnceLock::new();
-                #rt::cached_schema(&SCHEMA, Self::INPUT_SCHEMA_JSON)
+                #parse
             }
+            #document_fn
         }
     }
 }
@@ -622,11 +667,33 @@ impl Module<'_> {
         locs: &RootLocs<'_>,
         doc: String,
     ) -> Option<StructInfo> {
-        let obj = schema.as_object()?;
+        // `allOf` members merged into the root where they can be.
+        let merged = match schema.to_json() {
+            toolgate_schema::json::Value::Object(json) => checked::merge_all_of(&json)
+                .and_then(|m| self.parse_sub(&toolgate_schema::json::Value::Object(m)))
+                .filter(|s| s.as_object().is_some()),
+            _ => None,
+        };
+        let schema = merged.as_ref().unwrap_or(schema);
+        schema.as_object()?;
         if !self.claim_type(name, &format!("the arguments of {}", root.file), root) {
             return None;
         }
-        Some(self.gen_struct(name, prefix, obj, schema, "", &|p| locs.of(p), root, doc))
+        let mut base = schema.clone();
+        base.extra.clear();
+        let gate = self.root_gate(schema, &mut base, root);
+        let obj = base.as_object()?.clone();
+        Some(self.gen_struct(
+            name,
+            prefix,
+            &obj,
+            &base,
+            "",
+            &|p| locs.of(p),
+            root,
+            doc,
+            gate.as_ref(),
+        ))
     }
 
     /// The type of `schema` found at `path` (in the root) and `loc` (in a file); `hint` is
@@ -691,7 +758,17 @@ impl Module<'_> {
                     Some(d) => d.clone(),
                     None => format!("The object `{path}`."),
                 };
-                let info = self.gen_struct(hint, hint, o, schema, path, &|p| loc.prop(p), loc, doc);
+                let info = self.gen_struct(
+                    hint,
+                    hint,
+                    o,
+                    schema,
+                    path,
+                    &|p| loc.prop(p),
+                    loc,
+                    doc,
+                    None,
+                );
                 let t = Ty::Struct(info.name, info.borrows);
                 self.cache
                     .push((self.variant, path.to_string(), schema.clone(), t.clone()));
@@ -912,8 +989,19 @@ impl Module<'_> {
     }
 
     /// A boolean expression that `v` (an expression of type `&T`) satisfies the constraints
-    /// of `schema`, or `None` when it always does.
+    /// of `schema`, or `None` when it always does: those of the typed model, and the checks
+    /// of the keywords its type holds only in part (`checked`).
     fn check_expr(&self, schema: &Schema, ty: &Ty, v: TokenStream) -> Option<TokenStream> {
+        let schema = self.checked_as(schema);
+        let keywords = self.keyword_check(schema, ty, &v);
+        match (keywords, self.check_typed(schema, ty, v)) {
+            (Some(a), Some(b)) => Some(quote!((#a && #b))),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The constraints of the typed model in [`Module::check_expr`].
+    fn check_typed(&self, schema: &Schema, ty: &Ty, v: TokenStream) -> Option<TokenStream> {
         let rt = &self.opts.runtime_path();
         let rules = quote!(#rt::rules);
         match ty {
@@ -1004,6 +1092,7 @@ impl Module<'_> {
         loc_of: &dyn Fn(&str) -> Loc,
         loc: &Loc,
         doc: String,
+        gate: Option<&checked::RawCheck>,
     ) -> StructInfo {
         let rt = &self.opts.runtime_path();
         let borrowing_path = format!("{}::de::borrowing", self.opts.runtime);
@@ -1312,6 +1401,11 @@ impl Module<'_> {
         } else {
             quote!(<'de>)
         };
+        // A gate: keywords the struct does not hold, checked on the object as sent.
+        let deserialize_body = match gate {
+            Some(g) => checked::gated_deserialize(rt, &struct_ident, g, path),
+            None => quote!(#struct_ident::deserialize(#rt::de::Object(deserializer))),
+        };
         self.items.push(quote! {
             #doc_attr
             #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize #derive_schema)]
@@ -1327,7 +1421,7 @@ impl Module<'_> {
                 fn deserialize<D: ::serde::Deserializer<'de>>(
                     deserializer: D,
                 ) -> ::core::result::Result<Self, D::Error> {
-                    #struct_ident::deserialize(#rt::de::Object(deserializer))
+                    #deserialize_body
                 }
             }
 
@@ -1361,7 +1455,7 @@ impl Module<'_> {
             &lt,
             &fields,
             obj.denies_unknown(),
-            additional.is_some(),
+            additional.is_some() || gate.is_some(),
         ));
         StructInfo {
             name: name.to_string(),
@@ -1533,7 +1627,7 @@ impl Module<'_> {
 /// its name as bytes into a local, then the struct built from the locals (a required field
 /// missing, a member given twice, or one a struct that denies unknown fields does not know:
 /// `Fallback`, and serde decides). A struct with an `additional_properties` map (serde's
-/// `flatten`) always falls back.
+/// `flatten`) or a gate (keywords checked on the object as sent) always falls back.
 fn read_direct_impl(
     rt: &TokenStream,
     struct_ident: &Ident,

@@ -31,6 +31,7 @@
 pub mod context;
 pub mod diag;
 pub mod json;
+pub mod keywords;
 pub mod locate;
 pub mod model;
 pub mod subset;
@@ -187,6 +188,12 @@ pub trait ToolArgs: serde::Serialize + Check {
     const INPUT_SCHEMA_JSON: &'static str;
     /// [`Self::INPUT_SCHEMA_JSON`] as a [`Schema`], parsed once, on the first refused call.
     fn input_schema() -> &'static Schema;
+    /// The document the recursive `$ref`s of [`Self::input_schema`] point into (the tool's
+    /// authored input schema), for the validator to follow them when it words a refusal;
+    /// `None` for a schema without them.
+    fn input_document() -> Option<&'static serde_json::Value> {
+        None
+    }
 }
 
 /// One generated argument type, as the generated `ARGUMENT_TYPES` table lists it.
@@ -242,6 +249,51 @@ pub fn cached_schema(cell: &'static OnceLock<Schema>, text: &str) -> &'static Sc
     cell.get_or_init(|| schema_from_json(text))
 }
 
+/// [`cached_schema`] for a schema with recursive `$ref`s, which point into `document` (the
+/// tool's authored input schema, as JSON text).
+pub fn cached_schema_in(
+    cell: &'static OnceLock<Schema>,
+    text: &str,
+    document: &str,
+) -> &'static Schema {
+    cell.get_or_init(|| {
+        let (Ok(value), Ok(doc)) = (
+            serde_json::from_str::<Value>(text),
+            serde_json::from_str::<Value>(document),
+        ) else {
+            return Schema::any();
+        };
+        let source = SourceText {
+            path: Path::new("inputSchema").to_path_buf(),
+            text: text.to_string(),
+        };
+        let mut cx = Ctxt::new();
+        let mut parser = SchemaParser::new(&source, &doc, Pointer::root(), &mut cx);
+        if let Some(uri) = doc
+            .as_object()
+            .and_then(|m| m.get("$schema"))
+            .and_then(Value::as_str)
+            && let Some(d) = crate::subset::Dialect::from_uri(uri)
+        {
+            parser.dialect = d;
+        }
+        match parser.parse(&value, &Pointer::root(), true) {
+            Some(s) if cx.error_count() == 0 && s.as_object().is_some() => s,
+            _ => Schema::any(),
+        }
+    })
+}
+
+/// Helper for generated `ToolArgs::input_document` implementations: the JSON `text`,
+/// parsed into `cell` the first time (`null` if it does not parse, which the generated
+/// constants never do).
+pub fn cached_document(
+    cell: &'static OnceLock<serde_json::Value>,
+    text: &str,
+) -> &'static serde_json::Value {
+    cell.get_or_init(|| serde_json::from_str(text).unwrap_or(serde_json::Value::Null))
+}
+
 /// Arguments of a tool call as they arrive: a JSON value, a JSON object, or JSON text, each
 /// borrowed for `'de`, the lifetime the parsed arguments may borrow from.
 pub trait RawArguments<'de>: Copy {
@@ -265,9 +317,15 @@ pub trait RawArguments<'de>: Copy {
 /// A refusal, worded by the run-time validator on `value` (or `fallback` when it finds
 /// nothing). The `refused_*` functions are kept out of line and are not generic, so the
 /// accepted path of each argument type stays small.
-fn refused(tool: &str, schema: &Schema, value: Option<&Value>, fallback: String) -> CallError {
+fn refused(
+    tool: &str,
+    schema: &Schema,
+    document: Option<&serde_json::Value>,
+    value: Option<&Value>,
+    fallback: String,
+) -> CallError {
     let mut violations = match value {
-        Some(v) => validate(schema, v),
+        Some(v) => crate::validate::validate_in(schema, document, v),
         None => Vec::new(),
     };
     if violations.is_empty() {
@@ -297,12 +355,14 @@ fn serde_words(error: Option<serde_json::Error>) -> String {
 fn refused_value(
     tool: &str,
     schema: &Schema,
+    document: Option<&serde_json::Value>,
     value: &serde_json::Value,
     error: Option<serde_json::Error>,
 ) -> CallError {
     refused(
         tool,
         schema,
+        document,
         Some(&Value::from_serde(value)),
         serde_words(error),
     )
@@ -313,6 +373,7 @@ fn refused_value(
 fn refused_map(
     tool: &str,
     schema: &Schema,
+    document: Option<&serde_json::Value>,
     map: &serde_json::Map<String, serde_json::Value>,
     error: Option<serde_json::Error>,
 ) -> CallError {
@@ -321,7 +382,7 @@ fn refused_map(
             .map(|(k, v)| (k.clone(), Value::from_serde(v)))
             .collect::<Map>(),
     );
-    refused(tool, schema, Some(&value), serde_words(error))
+    refused(tool, schema, document, Some(&value), serde_words(error))
 }
 
 #[cold]
@@ -329,14 +390,16 @@ fn refused_map(
 fn refused_text(
     tool: &str,
     schema: &Schema,
+    document: Option<&serde_json::Value>,
     text: &str,
     error: Option<serde_json::Error>,
 ) -> CallError {
     match serde_json::from_str::<Value>(text) {
-        Ok(v) => refused(tool, schema, Some(&v), serde_words(error)),
+        Ok(v) => refused(tool, schema, document, Some(&v), serde_words(error)),
         Err(e) => refused(
             tool,
             schema,
+            document,
             None,
             format!("the arguments are not valid JSON: {e}"),
         ),
@@ -351,8 +414,20 @@ impl<'de> RawArguments<'de> for &'de serde_json::Value {
     ) -> Result<R, CallError> {
         match T::deserialize(self) {
             Ok(t) if t.check() => Ok(handle(t)),
-            Ok(_) => Err(refused_value(T::TOOL, T::input_schema(), self, None)),
-            Err(e) => Err(refused_value(T::TOOL, T::input_schema(), self, Some(e))),
+            Ok(_) => Err(refused_value(
+                T::TOOL,
+                T::input_schema(),
+                T::input_document(),
+                self,
+                None,
+            )),
+            Err(e) => Err(refused_value(
+                T::TOOL,
+                T::input_schema(),
+                T::input_document(),
+                self,
+                Some(e),
+            )),
         }
     }
 }
@@ -365,8 +440,20 @@ impl<'de> RawArguments<'de> for &'de serde_json::Map<String, serde_json::Value> 
     ) -> Result<R, CallError> {
         match T::deserialize(self) {
             Ok(t) if t.check() => Ok(handle(t)),
-            Ok(_) => Err(refused_map(T::TOOL, T::input_schema(), self, None)),
-            Err(e) => Err(refused_map(T::TOOL, T::input_schema(), self, Some(e))),
+            Ok(_) => Err(refused_map(
+                T::TOOL,
+                T::input_schema(),
+                T::input_document(),
+                self,
+                None,
+            )),
+            Err(e) => Err(refused_map(
+                T::TOOL,
+                T::input_schema(),
+                T::input_document(),
+                self,
+                Some(e),
+            )),
         }
     }
 }
@@ -394,8 +481,20 @@ impl<'de> RawArguments<'de> for &'de str {
 fn serde_text<'de, T: ToolArgs + serde::Deserialize<'de>>(text: &'de str) -> Result<T, CallError> {
     match serde_json::from_str::<T>(text) {
         Ok(t) if t.check() => Ok(t),
-        Ok(_) => Err(refused_text(T::TOOL, T::input_schema(), text, None)),
-        Err(e) => Err(refused_text(T::TOOL, T::input_schema(), text, Some(e))),
+        Ok(_) => Err(refused_text(
+            T::TOOL,
+            T::input_schema(),
+            T::input_document(),
+            text,
+            None,
+        )),
+        Err(e) => Err(refused_text(
+            T::TOOL,
+            T::input_schema(),
+            T::input_document(),
+            text,
+            Some(e),
+        )),
     }
 }
 
@@ -545,12 +644,46 @@ pub mod rules {
     /// Whether `value`, serialized, equals the JSON `constant` (for an `if` test on a field
     /// that is neither a string, an integer nor a boolean).
     pub fn equals_json<T: serde::Serialize>(value: &T, constant: &str) -> bool {
-        let Ok(constant) = serde_json::from_str::<crate::json::Value>(constant) else {
+        let Ok(constant) = serde_json::from_str::<serde_json::Value>(constant) else {
             return false;
         };
         match serde_json::to_value(value) {
-            Ok(v) => crate::json::Value::from_serde(&v) == constant,
+            Ok(v) => crate::keywords::json_equal(&v, &constant),
             Err(_) => false,
+        }
+    }
+
+    /// Whether `s` matches the ECMA-262 pattern `ecma` (compiled into `cell` the first
+    /// time; a pattern that does not compile, which the generator rules out at expansion
+    /// time, matches nothing).
+    #[inline]
+    pub fn pattern(
+        cell: &std::sync::OnceLock<Option<crate::keywords::Pattern>>,
+        ecma: &str,
+        s: &str,
+    ) -> bool {
+        cell.get_or_init(|| crate::keywords::Pattern::new(ecma).ok())
+            .as_ref()
+            .is_some_and(|p| p.is_match(s))
+    }
+
+    /// Whether `x` is a multiple of `multiple` (`multipleOf`), as the validator decides it.
+    #[inline]
+    pub fn multiple_of(x: f64, multiple: f64) -> bool {
+        crate::keywords::multiple_of_f64(x, multiple)
+    }
+
+    /// [`multiple_of`] for an integer.
+    #[inline]
+    pub fn multiple_of_integer(x: i64, multiple: f64) -> bool {
+        crate::keywords::multiple_of(&serde_json::Number::from(x), &multiple_number(multiple))
+    }
+
+    fn multiple_number(m: f64) -> serde_json::Number {
+        if m.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&m) {
+            serde_json::Number::from(m as u64)
+        } else {
+            serde_json::Number::from_f64(m).unwrap_or_else(|| serde_json::Number::from(1u64))
         }
     }
 

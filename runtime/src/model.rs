@@ -840,7 +840,17 @@ impl<'a> SchemaParser<'a> {
             keep("enum", fits, &mut keys);
         }
         if let Some(items) = obj.get("items") {
-            keep("items", !matches!(items, Value::Array(_)), &mut keys);
+            // Beside `prefixItems`, `items` is the schema of the items after them, which the
+            // typed model (one schema for every item) cannot hold.
+            let beside_prefix =
+                obj.contains_key("prefixItems") && self.dialect == Dialect::Draft202012;
+            let fits = !(matches!(items, Value::Array(_)) || beside_prefix);
+            keep("items", fits, &mut keys);
+        }
+        // Beside `patternProperties`, `additionalProperties` is about the properties no
+        // pattern matches either: both stay raw, judged together.
+        if obj.contains_key("patternProperties") {
+            keep("additionalProperties", false, &mut keys);
         }
         if ty == Some("object") {
             let declared = props_of(obj);
@@ -936,7 +946,10 @@ impl<'a> SchemaParser<'a> {
                     schema.annotations.retain(|(k, _)| k != "default");
                 }
                 k => {
-                    let is_validation = validation_shape(k, self.dialect).is_some();
+                    // In draft-07, `$ref` hides the keywords beside it: they are kept and
+                    // served, not validated.
+                    let is_validation = validation_shape(k, self.dialect).is_some()
+                        && self.dialect != Dialect::Draft07;
                     if let Some(kept) = self.raw_keyword(obj, k, v, at) {
                         if is_validation {
                             schema.extra.push((k.to_string(), kept));

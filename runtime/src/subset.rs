@@ -87,19 +87,24 @@ pub(crate) fn validation_shape(key: &str, dialect: Dialect) -> Option<Shape> {
         "not" | "if" | "then" | "else" | "additionalProperties" | "propertyNames" | "contains" => {
             Schema
         }
-        "anyOf" | "oneOf" | "allOf" | "prefixItems" => SchemaArray,
-        "properties" | "patternProperties" | "dependentSchemas" => SchemaMap,
+        "anyOf" | "oneOf" | "allOf" => SchemaArray,
+        "properties" | "patternProperties" => SchemaMap,
+        // 2019-09 keywords: draft-07 has no such keywords (jsonschema's draft-07 ignores them).
+        "prefixItems" if dialect == Dialect::Draft202012 => SchemaArray,
+        "dependentSchemas" if dialect == Dialect::Draft202012 => SchemaMap,
+        "dependentRequired" if dialect == Dialect::Draft202012 => NamesMap,
+        "minContains" | "maxContains" if dialect == Dialect::Draft202012 => Count,
         "items" => Items,
         "additionalItems" if dialect == Dialect::Draft07 => Schema,
         "dependencies" if dialect == Dialect::Draft07 => Dependencies,
-        "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties" | "maxProperties"
-        | "minContains" | "maxContains" => Count,
+        "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties" | "maxProperties" => {
+            Count
+        }
         "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => Number,
         "multipleOf" => Positive,
         "uniqueItems" => Bool,
         "pattern" => Pattern,
         "required" => Names,
-        "dependentRequired" => NamesMap,
         "const" => Anything,
         "enum" => Values,
         "type" => Type,
@@ -415,6 +420,11 @@ impl SchemaParser<'_> {
                 continue;
             }
             if let Some(kept) = self.raw_keyword(obj, key, v, at) {
+                // In draft-07, `$ref` hides the keywords beside it.
+                if self.dialect == Dialect::Draft07 && validation_shape(key, self.dialect).is_some()
+                {
+                    continue;
+                }
                 siblings.insert(key, kept);
             }
         }

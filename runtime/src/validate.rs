@@ -33,7 +33,29 @@ pub fn validate(schema: &Schema, value: &Value) -> Vec<Violation> {
 
 /// [`validate`], calling the value itself `what` in messages (`"the default"`).
 pub fn validate_value(schema: &Schema, value: &Value, what: &str) -> Vec<Violation> {
-    let mut out = Out::default();
+    run(schema, None, value, what)
+}
+
+/// [`validate`] for a schema whose recursive `$ref`s point into `document` (the tool's
+/// authored input schema), which the validator then follows.
+pub fn validate_in(
+    schema: &Schema,
+    document: Option<&serde_json::Value>,
+    value: &Value,
+) -> Vec<Violation> {
+    run(schema, document, value, "the arguments")
+}
+
+fn run(
+    schema: &Schema,
+    document: Option<&serde_json::Value>,
+    value: &Value,
+    what: &str,
+) -> Vec<Violation> {
+    let mut out = Out {
+        document,
+        ..Out::default()
+    };
     check(schema, value, "", what, &mut out);
     if out.more > 0 {
         out.list.push(Violation {
@@ -48,11 +70,13 @@ pub fn validate_value(schema: &Schema, value: &Value, what: &str) -> Vec<Violati
     out.list
 }
 
-/// The violations listed so far, and how many more were found past [`MAX_LISTED`].
+/// The violations listed so far, and how many more were found past [`MAX_LISTED`]; the
+/// document recursive `$ref`s point into, when there is one.
 #[derive(Default)]
-struct Out {
+struct Out<'d> {
     list: Vec<Violation>,
     more: usize,
+    document: Option<&'d serde_json::Value>,
 }
 
 /// [`validate`] for a `serde_json::Value`.
@@ -76,7 +100,7 @@ fn subject(path: &str, root: &str) -> String {
     }
 }
 
-fn push(out: &mut Out, path: &str, message: String) {
+fn push(out: &mut Out<'_>, path: &str, message: String) {
     if out.list.len() < MAX_LISTED {
         out.list.push(Violation {
             field: path.to_string(),
@@ -98,97 +122,425 @@ fn quoted_list(values: &[String]) -> String {
     s
 }
 
-fn check(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) {
+fn check(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out<'_>) {
     check_typed(schema, value, path, root, out);
     if !schema.extra.is_empty() {
         check_extra(schema, value, path, root, out);
     }
 }
 
-/// Whether `value` satisfies the raw subschema `raw` (a keyword's value kept in
-/// [`Schema::extra`]); a subschema the model cannot read counts as satisfied.
-fn satisfies(raw: &Value, value: &Value) -> bool {
+/// A raw subschema (a keyword's value kept in [`Schema::extra`]) in the model, to check a
+/// value against it with messages that name nested fields: `None` when the model cannot
+/// read it on its own (a recursive `$ref` out of reach).
+fn parse_raw(raw: &Value, document: Option<&serde_json::Value>) -> Option<Schema> {
     let source = crate::diag::SourceText {
         path: std::path::PathBuf::from("subschema"),
         text: String::new(),
     };
-    let mut cx = crate::diag::Ctxt::new();
-    let parsed =
-        crate::model::SchemaParser::new(&source, raw, crate::locate::Pointer::root(), &mut cx)
-            .parse(raw, &crate::locate::Pointer::root(), false);
-    match parsed {
-        Some(s) => {
-            let mut inner = Out::default();
-            check(&s, value, "", "", &mut inner);
-            inner.list.is_empty() && inner.more == 0
+    let doc = document.map(Value::from_serde);
+    let doc = doc.as_ref().unwrap_or(raw);
+    for dialect in [
+        crate::subset::Dialect::Draft202012,
+        crate::subset::Dialect::Draft07,
+    ] {
+        let mut cx = crate::diag::Ctxt::new();
+        let mut parser =
+            crate::model::SchemaParser::new(&source, doc, crate::locate::Pointer::root(), &mut cx);
+        parser.dialect = dialect;
+        let parsed = parser.parse(raw, &crate::locate::Pointer::root(), false);
+        if cx.error_count() == 0 {
+            return parsed;
         }
-        None => true,
     }
+    None
 }
 
-fn type_matches(name: &str, value: &Value) -> bool {
-    match (name, value) {
-        ("null", Value::Null)
-        | ("boolean", Value::Bool(_))
-        | ("string", Value::String(_))
-        | ("number", Value::Number(_))
-        | ("array", Value::Array(_))
-        | ("object", Value::Object(_)) => true,
-        ("integer", Value::Number(n)) => n.is_integer(),
-        _ => false,
-    }
+/// Checks `value` against the raw subschema `raw` at `path`: whether that found something to
+/// say.
+fn descend(raw: &Value, value: &Value, path: &str, root: &str, out: &mut Out<'_>) -> bool {
+    let Some(s) = parse_raw(raw, out.document) else {
+        return false;
+    };
+    let before = (out.list.len(), out.more);
+    check(&s, value, path, root, out);
+    (out.list.len(), out.more) != before
 }
 
-/// The keywords the typed model does not hold that have a plain reading: `anyOf`, `oneOf`
-/// (matching none), `allOf`, `const`, `enum` of any values, `type` lists (so a refusal by
-/// generated code for them names the field). Others (`not`, a `oneOf` matched twice,
-/// `pattern`, a recursive `$ref`, ...) are left to the jsonschema-backed validator of
-/// `toolgate-schema`.
-fn check_extra(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) {
+/// The keywords the typed model does not hold ([`Schema::extra`]), each judged by
+/// [`crate::keywords`] exactly as generated code and the jsonschema-backed validator judge
+/// it, and worded naming the field (a nested one where the keyword reads into the value).
+/// What cannot be judged here (a recursive `$ref`, whose definition is out of reach) counts
+/// as satisfied: this validator never refuses what the schema accepts.
+fn check_extra(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out<'_>) {
+    let mut siblings = serde_json::Map::new();
+    for (k, v) in &schema.extra {
+        siblings.insert(k.clone(), v.to_serde());
+    }
+    // `additionalProperties` kept raw (beside `patternProperties`) reads the typed
+    // `properties` too.
+    if let (Kind::Object(o), true, false) = (
+        &schema.kind,
+        siblings.contains_key("additionalProperties"),
+        siblings.contains_key("properties"),
+    ) {
+        let names = o
+            .properties
+            .iter()
+            .map(|(n, _)| (n.clone(), serde_json::Value::Bool(true)))
+            .collect();
+        siblings.insert("properties".to_string(), serde_json::Value::Object(names));
+    }
+    let v = value.to_serde();
     for (key, raw) in &schema.extra {
-        let message = match (key.as_str(), raw) {
-            ("anyOf", Value::Array(alts)) if !alts.iter().any(|a| satisfies(a, value)) => {
-                Some("matches none of its `anyOf` alternatives".to_string())
-            }
-            // Only "none": `satisfies` counts a subschema it cannot fully judge as satisfied,
-            // so it may count two matches where there is one. Two or more matches, and what
-            // `not` refuses, are left to the jsonschema-backed validator, which decides them
-            // exactly; this one must never refuse what the schema accepts.
-            ("oneOf", Value::Array(alts)) if !alts.iter().any(|a| satisfies(a, value)) => {
-                Some("matches none of its `oneOf` alternatives".to_string())
-            }
-            ("allOf", Value::Array(alts)) if !alts.iter().all(|a| satisfies(a, value)) => {
-                Some("does not match every one of its `allOf` schemas".to_string())
-            }
-            ("const", c) if c != value => Some(format!("must be {c}")),
-            ("enum", Value::Array(vs)) if !vs.contains(value) => {
-                let listed: Vec<String> = vs.iter().map(ToString::to_string).collect();
-                Some(format!("must be one of {}", listed.join(", ")))
-            }
-            ("type", Value::String(t)) if !type_matches(t, value) => {
-                Some(format!("must be {t}, found {}", value.type_name()))
-            }
-            ("type", Value::Array(ts))
-                if !ts
-                    .iter()
-                    .any(|t| t.as_str().is_some_and(|t| type_matches(t, value))) =>
-            {
-                let listed: Vec<String> = ts.iter().map(ToString::to_string).collect();
-                Some(format!(
-                    "must be one of the types {}, found {}",
-                    listed.join(", "),
-                    value.type_name()
-                ))
-            }
-            _ => None,
-        };
-        if let Some(m) = message {
-            push(out, path, format!("{} {m}", subject(path, root)));
+        if crate::keywords::keyword_holds(&siblings, key, &v, out.document) == Some(false) {
+            word(key, raw, &siblings, value, path, root, out);
         }
     }
 }
 
-fn check_typed(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) {
+fn holds(raw: &Value, value: &Value, document: Option<&serde_json::Value>) -> bool {
+    crate::keywords::schema_holds(&raw.to_serde(), &value.to_serde(), document) != Some(false)
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Words keyword `key` (value `raw`), which `value` fails.
+#[allow(clippy::too_many_lines)]
+fn word(
+    key: &str,
+    raw: &Value,
+    siblings: &serde_json::Map<String, serde_json::Value>,
+    value: &Value,
+    path: &str,
+    root: &str,
+    out: &mut Out<'_>,
+) {
+    let who = subject(path, root);
+    let count = |v: &Value| match v {
+        Value::Number(n) => n.as_u64(),
+        _ => None,
+    };
+    let message: String = match (key, raw, value) {
+        ("type", Value::String(t), _) => format!("{who} must be {t}, found {}", value.type_name()),
+        ("type", Value::Array(ts), _) => {
+            let listed: Vec<String> = ts.iter().map(ToString::to_string).collect();
+            format!(
+                "{who} must be one of the types {}, found {}",
+                listed.join(", "),
+                value.type_name()
+            )
+        }
+        ("const", c, _) => format!("{who} must be {c}"),
+        ("enum", Value::Array(vs), _) => {
+            let listed: Vec<String> = vs.iter().map(ToString::to_string).collect();
+            format!("{who} must be one of {}", listed.join(", "))
+        }
+        ("anyOf", _, _) => format!("{who} matches none of its `anyOf` alternatives"),
+        ("oneOf", Value::Array(alts), _) => {
+            if alts.iter().any(|a| holds(a, value, out.document)) {
+                format!("{who} matches more than one of its `oneOf` alternatives")
+            } else {
+                format!("{who} matches none of its `oneOf` alternatives")
+            }
+        }
+        ("allOf", Value::Array(alts), _) => {
+            let mut said = false;
+            for a in alts {
+                if !holds(a, value, out.document) {
+                    said |= descend(a, value, path, root, out);
+                }
+            }
+            if said {
+                return;
+            }
+            format!("{who} does not match every one of its `allOf` schemas")
+        }
+        ("not", Value::Object(m), _) if m.is_empty() => {
+            format!("{who}: no value is accepted here (the schema is `false`)")
+        }
+        // `{"not": {"required": [...]}}`: fields that must not be given (together).
+        ("not", Value::Object(m), Value::Object(_))
+            if m.len() == 1
+                && matches!(m.get("required"), Some(Value::Array(n)) if !n.is_empty()) =>
+        {
+            let names: Vec<String> = match m.get("required") {
+                Some(Value::Array(n)) => n
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(|n| join(path, n))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let field = names.first().cloned().unwrap_or_default();
+            let message = match names.as_slice() {
+                [one] => format!("field `{one}` must not be given"),
+                many => format!(
+                    "fields {} must not all be given",
+                    many.iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            push(out, &field, message);
+            return;
+        }
+        ("not", _, _) => format!("{who} must not match the `not` schema"),
+        ("if", _, _) => {
+            let (branch, then) = if holds(raw, value, out.document) {
+                ("then", true)
+            } else {
+                ("else", false)
+            };
+            if let Some(b) = siblings.get(branch).map(Value::from_serde)
+                && descend(&b, value, path, root, out)
+            {
+                return;
+            }
+            if then {
+                format!("{who} must match the `then` schema, as the `if` schema holds")
+            } else {
+                format!("{who} must match the `else` schema, as the `if` schema does not hold")
+            }
+        }
+        ("pattern", Value::String(p), _) => format!("{who} must match the pattern `{p}`"),
+        ("multipleOf", m, Value::Number(n)) => {
+            format!("{who} must be a multiple of {m}, found {n}")
+        }
+        ("minLength", v, _) if count(v) == Some(1) => format!("{who} must not be empty"),
+        ("minLength", v, _) => format!("{who} must have at least {v} characters"),
+        ("maxLength", v, _) => format!("{who} must have at most {v} characters"),
+        ("minimum", v, Value::Number(n)) => format!("{who} must be at least {v}, found {n}"),
+        ("maximum", v, Value::Number(n)) => format!("{who} must be at most {v}, found {n}"),
+        ("exclusiveMinimum", v, Value::Number(n)) => {
+            format!("{who} must be greater than {v}, found {n}")
+        }
+        ("exclusiveMaximum", v, Value::Number(n)) => {
+            format!("{who} must be less than {v}, found {n}")
+        }
+        ("minItems", v, Value::Array(a)) => format!(
+            "{who} must have at least {}, found {}",
+            plural(count(v).unwrap_or(0), "item", "items"),
+            a.len()
+        ),
+        ("maxItems", v, Value::Array(a)) => format!(
+            "{who} must have at most {}, found {}",
+            plural(count(v).unwrap_or(0), "item", "items"),
+            a.len()
+        ),
+        ("uniqueItems", _, _) => format!("{who} must not hold the same item twice"),
+        ("contains", _, _) => {
+            let min = siblings
+                .get("minContains")
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(1);
+            match siblings
+                .get("maxContains")
+                .and_then(serde_json::Value::as_u64)
+            {
+                Some(max) if max == min => format!(
+                    "{who} must hold exactly {} matching the `contains` schema",
+                    plural(min, "item", "items")
+                ),
+                Some(max) => format!(
+                    "{who} must hold from {min} to {max} items matching the `contains` schema"
+                ),
+                None => format!(
+                    "{who} must hold at least {} matching the `contains` schema",
+                    plural(min, "item", "items")
+                ),
+            }
+        }
+        ("items" | "prefixItems" | "additionalItems", _, Value::Array(items)) => {
+            let tuple = |k: &str| match siblings.get(k) {
+                Some(serde_json::Value::Array(t)) => t.len(),
+                _ => 0,
+            };
+            let mut said = false;
+            for (i, item) in items.iter().enumerate() {
+                let s = match (key, raw) {
+                    ("items" | "prefixItems", Value::Array(t)) => t.get(i),
+                    ("items", s) if i >= tuple("prefixItems") => Some(s),
+                    ("additionalItems", s) if i >= tuple("items") => Some(s),
+                    _ => None,
+                };
+                if let Some(s) = s
+                    && !holds(s, item, out.document)
+                {
+                    let at = format!("{path}[{i}]");
+                    if !descend(s, item, &at, root, out) {
+                        push(
+                            out,
+                            &at,
+                            format!("field `{at}` must match the `{key}` schema"),
+                        );
+                    }
+                    said = true;
+                }
+            }
+            if said {
+                return;
+            }
+            format!("{who} must match the `{key}` schema")
+        }
+        ("required", Value::Array(names), Value::Object(m)) => {
+            for n in names.iter().filter_map(Value::as_str) {
+                if !m.contains_key(n) {
+                    let f = join(path, n);
+                    push(out, &f, format!("missing required field `{f}`"));
+                }
+            }
+            return;
+        }
+        ("dependentRequired" | "dependencies", Value::Object(deps), Value::Object(m)) => {
+            let mut said = false;
+            for (k, dep) in deps.iter().filter(|(k, _)| m.contains_key(k)) {
+                match dep {
+                    Value::Array(names) => {
+                        for n in names.iter().filter_map(Value::as_str) {
+                            if !m.contains_key(n) {
+                                let f = join(path, n);
+                                push(
+                                    out,
+                                    &f,
+                                    format!(
+                                        "missing field `{f}`, required when `{}` is given",
+                                        join(path, k)
+                                    ),
+                                );
+                                said = true;
+                            }
+                        }
+                    }
+                    s if !holds(s, value, out.document) => {
+                        if !descend(s, value, path, root, out) {
+                            push(
+                                out,
+                                path,
+                                format!(
+                                    "{who} must match the schema that applies when `{}` is given",
+                                    join(path, k)
+                                ),
+                            );
+                        }
+                        said = true;
+                    }
+                    _ => {}
+                }
+            }
+            if said {
+                return;
+            }
+            format!("{who} must match the `{key}` schemas")
+        }
+        ("dependentSchemas", Value::Object(deps), Value::Object(m)) => {
+            let mut said = false;
+            for (k, s) in deps.iter().filter(|(k, _)| m.contains_key(k)) {
+                if !holds(s, value, out.document) {
+                    if !descend(s, value, path, root, out) {
+                        push(
+                            out,
+                            path,
+                            format!(
+                                "{who} must match the schema that applies when `{}` is given",
+                                join(path, k)
+                            ),
+                        );
+                    }
+                    said = true;
+                }
+            }
+            if said {
+                return;
+            }
+            format!("{who} must match the `dependentSchemas` schemas")
+        }
+        ("minProperties", v, Value::Object(m)) => format!(
+            "{who} must have at least {}, found {}",
+            plural(count(v).unwrap_or(0), "field", "fields"),
+            m.len()
+        ),
+        ("maxProperties", v, Value::Object(m)) => format!(
+            "{who} must have at most {}, found {}",
+            plural(count(v).unwrap_or(0), "field", "fields"),
+            m.len()
+        ),
+        ("properties" | "patternProperties" | "additionalProperties", _, Value::Object(m)) => {
+            let mut said = false;
+            let mut one = serde_json::Map::new();
+            for (k, v) in siblings {
+                if matches!(
+                    k.as_str(),
+                    "properties" | "patternProperties" | "additionalProperties"
+                ) {
+                    one.insert(k.clone(), v.clone());
+                }
+            }
+            for (name, v) in m.iter() {
+                let mut single = serde_json::Map::new();
+                single.insert(name.to_string(), v.to_serde());
+                let single = serde_json::Value::Object(single);
+                if crate::keywords::keyword_holds(&one, key, &single, out.document) != Some(false) {
+                    continue;
+                }
+                let f = join(path, name);
+                said = true;
+                let schemas: Vec<Value> = match (key, raw) {
+                    ("properties", Value::Object(p)) => p.get(name).cloned().into_iter().collect(),
+                    ("patternProperties", Value::Object(pp)) => pp
+                        .iter()
+                        .filter(|(p, _)| {
+                            crate::keywords::Pattern::cached(p).is_some_and(|re| re.is_match(name))
+                        })
+                        .map(|(_, s)| s.clone())
+                        .collect(),
+                    ("additionalProperties", Value::Bool(false)) => {
+                        push(out, &f, format!("unknown field `{f}` (not accepted here)"));
+                        continue;
+                    }
+                    ("additionalProperties", s) => vec![s.clone()],
+                    _ => Vec::new(),
+                };
+                let mut any = false;
+                for s in schemas {
+                    if !holds(&s, v, out.document) {
+                        any |= descend(&s, v, &f, root, out);
+                    }
+                }
+                if !any {
+                    push(
+                        out,
+                        &f,
+                        format!("field `{f}` must match the `{key}` schema"),
+                    );
+                }
+            }
+            if said {
+                return;
+            }
+            format!("{who} must match the `{key}` schemas")
+        }
+        ("propertyNames", _, Value::Object(m)) => {
+            let bad: Vec<&str> = m
+                .keys()
+                .filter(|k| !holds(raw, &Value::String(k.to_string()), out.document))
+                .collect();
+            let listed: Vec<String> = bad.iter().map(|k| format!("\"{k}\"")).collect();
+            format!(
+                "{who} must not have the field {} {} (refused by the `propertyNames` schema)",
+                if bad.len() == 1 { "name" } else { "names" },
+                listed.join(", ")
+            )
+        }
+        ("$ref", Value::String(r), _) => format!("{who} must match the schema {r}"),
+        (k, _, _) => format!("{who} must match the `{k}` keyword"),
+    };
+    push(out, path, message);
+}
+
+fn check_typed(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out<'_>) {
     let expected = schema.type_name();
     match (&schema.kind, value) {
         (Kind::Any, _) => {}
@@ -400,7 +752,7 @@ fn check_bounds(
     n: Number,
     path: &str,
     root: &str,
-    out: &mut Out,
+    out: &mut Out<'_>,
 ) {
     let x = n.as_f64();
     if let Some(min) = rules.minimum
@@ -540,6 +892,46 @@ mod tests {
             "unknown field `k097` (expected one of `a`)"
         );
         assert_eq!(m[MAX_LISTED], "and 52 more violations not listed");
+    }
+
+    #[test]
+    fn keywords_beyond_the_typed_model_are_judged_and_name_the_nested_field() {
+        let s = schema(
+            r#"{"type":"object","properties":{
+                "slug":{"type":"string","pattern":"^[a-z]+$"},
+                "any":{"properties":{"n":{"type":"integer"}},"required":["n"]},
+                "pair":{"type":"array","prefixItems":[{"type":"string"}],"items":{"type":"integer"}},
+                "one":{"oneOf":[{"type":"integer"},{"minimum":2}]}},
+              "patternProperties":{"^x-":{"type":"integer"}},
+              "additionalProperties":false}"#,
+        );
+        assert_eq!(
+            messages(
+                &s,
+                r#"{"slug":"a","any":{"n":1},"pair":["a",1,2],"one":1,"x-a":1}"#
+            ),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            messages(
+                &s,
+                r#"{"slug":"A","any":{"n":"1"},"pair":[1,"b"],"one":3,"x-a":"s","other":1}"#
+            ),
+            vec![
+                "field `slug` must match the pattern `^[a-z]+$`",
+                "field `any.n` must be an integer, found the string \"1\"",
+                "field `pair[0]` must be a string, found the number 1",
+                "field `pair[1]` must be an integer, found the string \"b\"",
+                "field `one` matches more than one of its `oneOf` alternatives",
+                "field `x-a` must be an integer, found the string \"s\"",
+                "unknown field `other` (not accepted here)",
+            ]
+        );
+        // Something else than an object: the object keywords do not apply.
+        assert_eq!(
+            messages(&s, r#"{"slug":"a","any":3}"#),
+            Vec::<String>::new()
+        );
     }
 
     #[test]

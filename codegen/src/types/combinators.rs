@@ -6,9 +6,10 @@
 //! accepts: an alternative is taken only when it decodes and passes its `Check`; a `oneOf`
 //! value that two alternatives take is refused, as the schema refuses it.
 //!
-//! Every other keyword the typed model does not hold (`pattern`, `allOf`, `not`, a
-//! recursive `$ref`, ...) stays a compile error naming it: generated code never accepts
-//! what the schema refuses.
+//! Every other keyword the typed model does not hold (`pattern`, `allOf`, `not`,
+//! `if`/`then`/`else`, ...) is typed by `checked`: the most specific type the schema allows
+//! and a run-time check of the rest, so that generated code never accepts what the schema
+//! refuses nor refuses what it accepts.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -46,51 +47,6 @@ pub(crate) fn significant(schema: &Schema) -> Vec<(&str, &Value)> {
         .collect()
 }
 
-/// Keywords that [`Module::ty_extra`] types when they stand alone (with their siblings as
-/// said there).
-const TYPED_ALONE: &[&str] = &["anyOf", "oneOf", "const", "enum", "$ref"];
-
-/// Every keyword of `schema` (and its nested schemas, not inside combinators, which are
-/// checked as they are generated) that generated code cannot type: the root's own extras
-/// (the root is a struct), and elsewhere what [`Module::ty_extra`] does not take.
-pub(crate) fn untypable(schema: &Schema, is_root: bool) -> Vec<(String, Pointer)> {
-    let mut out = Vec::new();
-    let extra = significant(schema);
-    let handled = !is_root && (type_list(schema).is_some() || typed_alone(schema, &extra));
-    if !handled {
-        for (k, _) in &extra {
-            out.push((k.to_string(), Pointer::root().key(k)));
-        }
-    }
-    let nested: Vec<(Pointer, &Schema)> = match &schema.kind {
-        Kind::Array(a) => a
-            .items
-            .iter()
-            .map(|i| (Pointer::root().key("items"), i.as_ref()))
-            .collect(),
-        Kind::Object(o) => {
-            let mut v: Vec<(Pointer, &Schema)> = o
-                .properties
-                .iter()
-                .map(|(n, s)| (Pointer::root().key("properties").key(n), s))
-                .collect();
-            if let toolgate_schema::model::Additional::Schema(s) = &o.additional {
-                v.push((Pointer::root().key("additionalProperties"), s));
-            }
-            v
-        }
-        _ => Vec::new(),
-    };
-    for (at, s) in nested {
-        for (k, inner) in untypable(s, false) {
-            let mut p = at.clone();
-            p.0.extend(inner.0);
-            out.push((k, p));
-        }
-    }
-    out
-}
-
 /// The types of a `type` list, when `schema` has one.
 fn type_list(schema: &Schema) -> Option<Vec<String>> {
     schema
@@ -122,18 +78,6 @@ fn bare_kind(schema: &Schema) -> bool {
     }
 }
 
-fn typed_alone(schema: &Schema, extra: &[(&str, &Value)]) -> bool {
-    match extra {
-        [] => true,
-        [(k, _)] if TYPED_ALONE.contains(k) => {
-            // `const` and `enum` of any values imply their type; a combinator needs a bare
-            // kind beside it.
-            matches!(*k, "const" | "enum" | "$ref") || bare_kind(schema)
-        }
-        _ => false,
-    }
-}
-
 /// Keywords that apply only to one JSON type (so a `type` list gives each to its type).
 fn owner(key: &str) -> Option<&'static str> {
     Some(match key {
@@ -153,22 +97,6 @@ fn owner(key: &str) -> Option<&'static str> {
         | "dependencies" => "object",
         _ => return None,
     })
-}
-
-/// Parses a raw subschema (from `extra`, `$ref`s already inlined) into the model.
-fn parse_raw(raw: &Value) -> Option<Schema> {
-    let text = to_compact(raw);
-    let source = SourceText {
-        path: std::path::PathBuf::from("subschema"),
-        text,
-    };
-    let mut cx = Ctxt::new();
-    let schema = SchemaParser::new(&source, raw, Pointer::root(), &mut cx).parse(
-        raw,
-        &Pointer::root(),
-        false,
-    );
-    if cx.error_count() > 0 { None } else { schema }
 }
 
 fn is_null(schema: &Schema) -> bool {
@@ -266,9 +194,17 @@ impl Module<'_> {
             return self.alternatives(schema, &alts, Pick::First, "type", hint, path, loc);
         }
         match extra.as_slice() {
-            [("const", v)] => self.literal(schema, std::slice::from_ref(*v), true, hint, path, loc),
-            [("enum", Value::Array(vs))] => self.literal(schema, vs, false, hint, path, loc),
-            [("$ref", Value::String(r))] => self.recursive_ref(r, loc),
+            // The values the whole schema accepts (a `type` or bounds beside them).
+            [("const", v)] => {
+                let values = self.admitted(schema, std::slice::from_ref(*v));
+                let unit = !values.is_empty();
+                self.literal(schema, &values, unit, hint, path, loc)
+            }
+            [("enum", Value::Array(vs))] => {
+                let values = self.admitted(schema, vs);
+                self.literal(schema, &values, false, hint, path, loc)
+            }
+            [("$ref", Value::String(r))] if names_a_type(r) => self.recursive_ref(r, loc),
             [(k @ ("anyOf" | "oneOf"), Value::Array(alts))] if bare_kind(schema) => {
                 let pick = if *k == "anyOf" {
                     Pick::First
@@ -290,18 +226,7 @@ impl Module<'_> {
                     .collect();
                 self.alternatives(schema, &alts, pick, &k, hint, path, loc)
             }
-            _ => {
-                for (k, _) in &extra {
-                    self.errs.at(
-                        &loc.key(k),
-                        format!(
-                            "catalog! cannot type keyword `{k}` of tool `{}` here: generated handlers would not check it",
-                            self.tool.name
-                        ),
-                    );
-                }
-                Ty::Any
-            }
+            _ => self.ty_checked(schema, hint, path, loc),
         }
     }
 
@@ -364,7 +289,7 @@ impl Module<'_> {
     }
 
     /// `const` (a unit type, `unit`) or an `enum` of JSON values (a checked value).
-    fn literal(
+    pub(super) fn literal(
         &mut self,
         schema: &Schema,
         values: &[Value],
@@ -525,9 +450,9 @@ impl Module<'_> {
             } else {
                 loc.key(keyword).index(i)
             };
-            let Some(mut s) = parse_raw(r) else {
-                self.errs.at(&at, "catalog! cannot read this alternative");
-                return Ty::Any;
+            let Some(mut s) = self.parse_sub(r) else {
+                // An alternative the model cannot read on its own: the value, checked.
+                return self.checked_value(schema, loc);
             };
             if is_null(&s) {
                 nullable = true;
@@ -537,30 +462,12 @@ impl Module<'_> {
             if s.description.is_none() {
                 s.description.clone_from(&schema.description);
             }
-            let mut bad = false;
-            for (k, p) in untypable(&s, false) {
-                let mut ptr = at.pointer.clone();
-                ptr.0.extend(p.0);
-                self.errs.at(
-                    &Loc::new(&at.file, ptr),
-                    format!(
-                        "catalog! cannot type keyword `{k}` of tool `{}` yet: generated handlers would not check it",
-                        self.tool.name
-                    ),
-                );
-                bad = true;
-            }
-            if bad {
-                return Ty::Any;
-            }
             alts.push((s, at));
         }
         if nullable && matches!(pick, Pick::One) && alts.iter().any(|(s, _)| accepts_null(s)) {
-            self.errs.at(
-                &loc.key(keyword),
-                "catalog! cannot type a `oneOf` whose `null` alternative overlaps another",
-            );
-            return Ty::Any;
+            // `null` would match two alternatives, which `Option` cannot say: the value,
+            // checked.
+            return self.checked_value(schema, loc);
         }
         let inner = match alts.len() {
             // Only `null`: the constant.
@@ -850,6 +757,14 @@ fn mentions_free_string(document: &Value, r: &str) -> bool {
         }
     }
     walk(cur)
+}
+
+/// Whether a recursive `$ref` names a definition, which becomes a named type (any other
+/// local `$ref`, `#` say, is a value checked against the schema it points at).
+fn names_a_type(r: &str) -> bool {
+    r.strip_prefix("#/$defs/")
+        .or_else(|| r.strip_prefix("#/definitions/"))
+        .is_some_and(|k| !k.is_empty() && !k.contains('/'))
 }
 
 /// Whether an alternative may take `null` (no type, or a type list with it).
