@@ -5,6 +5,7 @@
 //! to check calls, so both give the same message for the same input.
 
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 use crate::json::{Number, Value};
 use crate::model::{Additional, Kind, Schema};
@@ -33,7 +34,10 @@ pub fn validate(schema: &Schema, value: &Value) -> Vec<Violation> {
 
 /// [`validate`], calling the value itself `what` in messages (`"the default"`).
 pub fn validate_value(schema: &Schema, value: &Value, what: &str) -> Vec<Violation> {
-    let mut out = Out::default();
+    let mut out = Out {
+        document: definitions_document(schema),
+        ..Out::default()
+    };
     check(schema, value, "", what, &mut out);
     if out.more > 0 {
         out.list.push(Violation {
@@ -48,11 +52,78 @@ pub fn validate_value(schema: &Schema, value: &Value, what: &str) -> Vec<Violati
     out.list
 }
 
-/// The violations listed so far, and how many more were found past [`MAX_LISTED`].
+/// The violations listed so far, and how many more were found past [`MAX_LISTED`]; and what
+/// a recursive `$ref` is followed with.
 #[derive(Default)]
 struct Out {
     list: Vec<Violation>,
     more: usize,
+    /// The root schema's JSON when it keeps the definitions of a recursive `$ref` (see
+    /// [`Schema::annotations`]): what the reference is resolved against.
+    document: Option<Value>,
+    /// The references resolved so far (`None`: one that does not resolve).
+    resolved: Vec<(String, Option<Rc<Schema>>)>,
+    /// How many times a reference was followed: past [`MAX_FOLLOWED`], no more are (the value
+    /// bounds the walk anyway; this bounds it whatever the schema).
+    followed: usize,
+}
+
+/// The most times one validation follows a recursive `$ref`.
+const MAX_FOLLOWED: usize = 10_000;
+
+/// The root's JSON, when it keeps `$defs` or `definitions` for its recursive `$ref`s.
+fn definitions_document(schema: &Schema) -> Option<Value> {
+    schema
+        .annotations
+        .iter()
+        .any(|(k, _)| k == "$defs" || k == "definitions")
+        .then(|| schema.to_json())
+}
+
+/// Checks `value` against the definition a recursive `$ref` names, when the root kept its
+/// definitions: a violation deep inside a recursive type names its field
+/// (`tree.children[0].name`) as any other does. A reference that does not resolve adds
+/// nothing (left to the jsonschema-backed validator of `toolgate-schema`).
+fn follow(reference: &str, value: &Value, path: &str, root: &str, out: &mut Out) {
+    if out.followed >= MAX_FOLLOWED {
+        return;
+    }
+    out.followed += 1;
+    let known = out
+        .resolved
+        .iter()
+        .find(|(r, _)| r == reference)
+        .map(|(_, s)| s.clone());
+    let target = match known {
+        Some(s) => s,
+        None => {
+            let s = out
+                .document
+                .as_ref()
+                .and_then(|d| resolve(d, reference))
+                .map(Rc::new);
+            out.resolved.push((reference.to_string(), s.clone()));
+            s
+        }
+    };
+    if let Some(s) = target {
+        check(&s, value, path, root, out);
+    }
+}
+
+/// The schema `reference` names in `document` (its own recursive references kept).
+fn resolve(document: &Value, reference: &str) -> Option<Schema> {
+    let source = crate::diag::SourceText {
+        path: std::path::PathBuf::from("inputSchema"),
+        text: String::new(),
+    };
+    let mut cx = crate::diag::Ctxt::new();
+    let mut m = crate::json::Map::new();
+    m.insert("$ref", Value::str(reference));
+    let parsed =
+        crate::model::SchemaParser::new(&source, document, crate::locate::Pointer::root(), &mut cx)
+            .parse(&Value::Object(m), &crate::locate::Pointer::root(), false);
+    parsed.filter(|_| cx.error_count() == 0)
 }
 
 /// [`validate`] for a `serde_json::Value`.
@@ -142,10 +213,14 @@ fn type_matches(name: &str, value: &Value) -> bool {
 /// The keywords the typed model does not hold that have a plain reading: `anyOf`, `oneOf`
 /// (matching none), `allOf`, `const`, `enum` of any values, `type` lists (so a refusal by
 /// generated code for them names the field). Others (`not`, a `oneOf` matched twice,
-/// `pattern`, a recursive `$ref`, ...) are left to the jsonschema-backed validator of
-/// `toolgate-schema`.
+/// `pattern`, ...) are left to the jsonschema-backed validator of `toolgate-schema`. A
+/// recursive `$ref` is followed into the definitions the root keeps ([`follow`]).
 fn check_extra(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out) {
     for (key, raw) in &schema.extra {
+        if let ("$ref", Value::String(r)) = (key.as_str(), raw) {
+            follow(r, value, path, root, out);
+            continue;
+        }
         let message = match (key.as_str(), raw) {
             ("anyOf", Value::Array(alts)) if !alts.iter().any(|a| satisfies(a, value)) => {
                 Some("matches none of its `anyOf` alternatives".to_string())
@@ -523,6 +598,42 @@ mod tests {
         ];
         assert_eq!(messages(&s, r#"{"title":1,"body":2}"#), expected);
         assert_eq!(messages(&s, r#"{"body":2,"title":1}"#), expected);
+    }
+
+    #[test]
+    fn a_recursive_ref_is_followed_and_names_the_field_deep_inside() {
+        let s = schema(
+            r##"{"type":"object","$defs":{"Node":{"type":"object","properties":{"name":{"type":"string","minLength":1},
+                "children":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["name"],"additionalProperties":false}},
+                "properties":{"tree":{"$ref":"#/$defs/Node"}},"required":["tree"]}"##,
+        );
+        assert_eq!(
+            messages(
+                &s,
+                r#"{"tree":{"name":"r","children":[{"name":"a","children":[{"name":""},{"name":"b","x":1}]},{}]}}"#
+            ),
+            vec![
+                "field `tree.children[0].children[0].name` must not be empty",
+                "unknown field `tree.children[0].children[1].x` (expected one of `name`, `children`)",
+                "missing required field `tree.children[1].name`",
+            ]
+        );
+        assert_eq!(
+            messages(
+                &s,
+                r#"{"tree":{"name":"r","children":[{"name":"a","children":[{"name":"b"}]}]}}"#
+            ),
+            Vec::<String>::new()
+        );
+        // The same through the served (resolved) form, which keeps the definitions.
+        let again = schema(&crate::json::to_compact(&s.to_json()));
+        assert_eq!(
+            messages(
+                &again,
+                r#"{"tree":{"name":"r","children":[{"name":"a","children":[{"name":7}]}]}}"#
+            ),
+            vec!["field `tree.children[0].children[0].name` must be a string, found the number 7"]
+        );
     }
 
     #[test]
