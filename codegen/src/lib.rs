@@ -177,6 +177,16 @@ impl Errs {
         }
     }
 
+    /// A place for errors that are thrown away: those of a generation done only to learn
+    /// something about the tool (`types::defs`).
+    pub(crate) fn scratch() -> Errs {
+        Errs {
+            cx: Ctxt::new(),
+            sources: BTreeMap::new(),
+            display: PathBuf::new(),
+        }
+    }
+
     pub(crate) fn at(&mut self, loc: &Loc, message: impl Into<String>) {
         match self.sources.get(&loc.file) {
             Some(source) => self.cx.at(source, &loc.pointer, message),

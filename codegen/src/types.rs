@@ -38,6 +38,7 @@
 //! serde's derived `Deserialize`.
 
 mod combinators;
+mod defs;
 
 pub(crate) use combinators::untypable;
 
@@ -298,10 +299,23 @@ struct Module<'a> {
     /// Named types that are values of a map, which `runtime::de::Borrowing` deserializes:
     /// they get an `impl Borrowing` at the end of the module.
     map_values: Vec<Ty>,
-    /// Recursive `$ref`s and the named type of each definition.
-    refs: Vec<(String, Ty)>,
+    /// The definitions (`$defs`) typed so far (see [`defs`]).
+    defs: Vec<defs::DefType>,
+    /// The definitions known to have the lifetime `'a` before this generation: what a
+    /// reference closing a cycle names.
+    hints: &'a [defs::DefKey],
+    /// The definitions found to have the lifetime `'a`.
+    found: Vec<defs::DefKey>,
+    /// The root properties a restricted cell narrows, while its struct is generated: a
+    /// `$ref` there is not the definition's type.
+    narrowed: Vec<String>,
     variant: usize,
 }
+
+/// How many times a tool with a recursive schema is generated at most to learn which of
+/// its definitions hold strings (one more than it has cycles through distinct definitions
+/// that gain a lifetime one from another, in practice two).
+const MAX_PASSES: usize = 8;
 
 /// Generates the module of `tool`. `module` is its identifier (already checked unique).
 pub(crate) fn tool_module(
@@ -312,6 +326,43 @@ pub(crate) fn tool_module(
     opts: &Options,
     errs: &mut Errs,
 ) -> ToolOut {
+    // A recursive type names itself, with its lifetime: generate the tool (errors
+    // discarded) until the definitions that have one are known (see `defs`).
+    let mut hints: Vec<defs::DefKey> = Vec::new();
+    if tool.variants.iter().any(|v| v.recursive) {
+        for _ in 0..MAX_PASSES {
+            let mut scratch = Errs::scratch();
+            let (_, mut found) = module_pass(
+                catalog,
+                tool,
+                surface_tool,
+                module.clone(),
+                opts,
+                &mut scratch,
+                &hints,
+            );
+            found.sort();
+            found.dedup();
+            if found == hints {
+                break;
+            }
+            hints = found;
+        }
+    }
+    module_pass(catalog, tool, surface_tool, module, opts, errs, &hints).0
+}
+
+/// One generation of the module of `tool`, given the definitions known to have a lifetime;
+/// the module, and the definitions found to have one.
+fn module_pass(
+    catalog: &Catalog,
+    tool: &Tool,
+    surface_tool: &SurfaceTool,
+    module: Ident,
+    opts: &Options,
+    errs: &mut Errs,
+    hints: &[defs::DefKey],
+) -> (ToolOut, Vec<defs::DefKey>) {
     let mut m = Module {
         tool,
         opts,
@@ -322,7 +373,10 @@ pub(crate) fn tool_module(
         enums: Vec::new(),
         checked: BTreeSet::new(),
         map_values: Vec::new(),
-        refs: Vec::new(),
+        defs: Vec::new(),
+        hints,
+        found: Vec::new(),
+        narrowed: Vec::new(),
         variant: 0,
     };
     let group_params: Vec<&str> = catalog
@@ -445,7 +499,9 @@ pub(crate) fn tool_module(
                 .join(", "),
             cells.join("; ")
         );
+        m.narrowed = entry.restricted.iter().map(|(f, _)| f.clone()).collect();
         let info = m.root_struct(&name, &prefix, &entry.input_schema, &root, &locs, doc);
+        m.narrowed.clear();
         if let Some(info) = &info {
             m.items.push(served_impl(
                 &m.opts.runtime_path(),
@@ -489,13 +545,15 @@ pub(crate) fn tool_module(
             #(#items)*
         }
     };
-    ToolOut {
+    let found = m.found;
+    let out = ToolOut {
         name: tool.name.clone(),
         module,
         tokens,
         entry_types,
         argument_types,
-    }
+    };
+    (out, found)
 }
 
 /// Where the root properties of a variant come from: the tool file, or the matrix for a
@@ -519,6 +577,25 @@ impl RootLocs<'_> {
         } else {
             self.file_root.prop(property)
         }
+    }
+}
+
+/// The name of a generated type.
+fn named(ty: &Ty) -> Option<&String> {
+    match ty {
+        Ty::Struct(n, _) | Ty::Enum(n) | Ty::Union(n, _) | Ty::Literal(n) => Some(n),
+        _ => None,
+    }
+}
+
+/// The doc comment of a generated type: its schema's `title` (a first line) and
+/// `description`, or `fallback` without either.
+pub(crate) fn type_doc(schema: &Schema, fallback: impl FnOnce() -> String) -> String {
+    match (&schema.title, &schema.description) {
+        (Some(t), Some(d)) => format!("{t}\n\n{d}"),
+        (Some(t), None) => t.clone(),
+        (None, Some(d)) => d.clone(),
+        (None, None) => fallback(),
     }
 }
 
@@ -632,6 +709,9 @@ impl Module<'_> {
     /// The type of `schema` found at `path` (in the root) and `loc` (in a file); `hint` is
     /// the name a new named type gets.
     fn ty(&mut self, schema: &Schema, hint: &str, path: &str, loc: &Loc) -> Ty {
+        if let Some(t) = self.def_use(schema, path, loc) {
+            return t;
+        }
         if !combinators::significant(schema).is_empty() {
             return self.ty_extra(schema, hint, path, loc);
         }
@@ -687,10 +767,7 @@ impl Module<'_> {
                 if !self.claim_type(hint, &what, loc) {
                     return Ty::Any;
                 }
-                let doc = match &schema.description {
-                    Some(d) => d.clone(),
-                    None => format!("The object `{path}`."),
-                };
+                let doc = type_doc(schema, || format!("The object `{path}`."));
                 let info = self.gen_struct(hint, hint, o, schema, path, &|p| loc.prop(p), loc, doc);
                 let t = Ty::Struct(info.name, info.borrows);
                 self.cache
@@ -704,10 +781,12 @@ impl Module<'_> {
     /// `impl Borrowing` (once each).
     fn map_value(&mut self, ty: &Ty) {
         match ty {
-            Ty::Struct(..) | Ty::Enum(_) | Ty::Union(..) | Ty::Literal(_)
-                if !self.map_values.contains(ty) =>
-            {
-                self.map_values.push(ty.clone());
+            // Once per name: a recursive definition is also named (as a struct) where a
+            // cycle closes.
+            Ty::Struct(n, _) | Ty::Enum(n) | Ty::Union(n, _) | Ty::Literal(n) => {
+                if !self.map_values.iter().any(|t| named(t) == Some(n)) {
+                    self.map_values.push(ty.clone());
+                }
             }
             Ty::Vec(t) | Ty::Nullable(t, _) | Ty::Boxed(t) => self.map_value(t),
             _ => {}
@@ -777,10 +856,7 @@ impl Module<'_> {
         let from_wire = variants
             .iter()
             .map(|(wire, id)| quote!(#wire => ::core::option::Option::Some(#ty_ident::#id)));
-        let doc = match &schema.description {
-            Some(d) => d.clone(),
-            None => format!("The values of `{path}` ({}).", loc.file),
-        };
+        let doc = type_doc(schema, || format!("The values of `{path}` ({}).", loc.file));
         let (doc, derive_schema) = if schemars {
             (
                 quote!(#[allow(missing_docs)]),
