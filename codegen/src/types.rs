@@ -11,6 +11,8 @@
 //! | string, integer, number, boolean | `Cow<'a, str>`, `i64`, `f64`, `bool` |
 //! | array | `Vec<T>` (`Vec<serde_json::Value>` without `items`) |
 //! | no `type` | `serde_json::Value` |
+//! | `$ref` to a definition (`#/$defs/Node`) | the definition's named type (`Node`), one per definition, `Box<Node>` where a recursive one closes its cycle ([`defs`]) |
+//! | `anyOf`, `oneOf`, nullable, `type` list, `const` | an enum of alternatives, `Option<T>`, a unit type ([`combinators`]) |
 //!
 //! Zero-copy: a type that holds strings (directly, or in arrays, maps and nested structs) has
 //! a lifetime, `Args<'a>`, and borrows them from the arguments it is parsed from, JSON text
@@ -39,6 +41,7 @@
 
 mod combinators;
 mod defs;
+mod json_schema;
 
 pub(crate) use combinators::untypable;
 
@@ -1222,7 +1225,11 @@ impl Module<'_> {
                     let d = json_tokens(d);
                     attrs.push(quote!(#[schemars(extend("default" = #d))]));
                 }
-                attrs.extend(constraint_extensions(pschema));
+                // A nullable's constraints are its non-null alternative's.
+                attrs.extend(constraint_extensions(match &ty {
+                    Ty::Nullable(_, inner) => inner,
+                    _ => pschema,
+                }));
                 quote!(#(#attrs)*)
             } else {
                 let d = pschema
@@ -1688,11 +1695,20 @@ fn read_direct_impl(
 /// `schemars(extend(...))` attributes carrying a field's constraints, so that the schema
 /// schemars derives from the type states them too.
 fn constraint_extensions(schema: &Schema) -> Vec<TokenStream> {
+    constraint_extension_values(schema)
+        .into_iter()
+        .map(|(key, v)| {
+            let v = json_tokens(&v);
+            quote!(#[schemars(extend(#key = #v))])
+        })
+        .collect()
+}
+
+/// The constraints of `schema` that a Rust type does not state (lengths, bounds, sizes),
+/// as keywords and values.
+pub(crate) fn constraint_extension_values(schema: &Schema) -> Vec<(&'static str, Value)> {
     let mut out = Vec::new();
-    let mut put = |key: &str, v: Value| {
-        let v = json_tokens(&v);
-        out.push(quote!(#[schemars(extend(#key = #v))]));
-    };
+    let mut put = |key: &'static str, v: Value| out.push((key, v));
     match &schema.kind {
         Kind::String(s) => {
             if let Some(n) = s.min_length {

@@ -437,6 +437,16 @@ impl Module<'_> {
                 }
             }
         };
+        if self.opts.schemars {
+            let (keyword, value) = if unit {
+                ("const", values[0].clone())
+            } else {
+                ("enum", Value::Array(values.to_vec()))
+            };
+            self.items.push(super::json_schema::literal_impl(
+                &name, keyword, value, schema,
+            ));
+        }
         let direct = quote!(#rt::direct);
         self.items.push(quote! {
             #tokens
@@ -738,6 +748,15 @@ impl Module<'_> {
                 }
             }
         };
+        if self.opts.schemars {
+            let keyword = match pick {
+                Pick::First => "anyOf",
+                Pick::One | Pick::Tag(..) => "oneOf",
+            };
+            self.items.push(super::json_schema::union_impl(
+                &name, &lt, keyword, schema, &variants,
+            ));
+        }
         let direct = quote!(#rt::direct);
         self.items.push(quote! {
             #[doc = #doc]
