@@ -1,5 +1,6 @@
 //! A crate outside the workspace can use `catalog!` with only `toolgate-macros` and
-//! `toolgate-runtime` (plus serde and serde_json): `tests/macro-user/` is copied to a scratch
+//! `toolgate-runtime` (plus serde and serde_json; its tests also use schemars and
+//! jsonschema, for `catalog!(..., schemars)`): `tests/macro-user/` is copied to a scratch
 //! folder, its path dependencies pointed at this checkout, and its own tests run in a target
 //! folder of its own (so this never waits on the lock of the `cargo test` running it).
 
@@ -51,6 +52,16 @@ fn a_crate_outside_the_workspace_expands_and_dispatches_a_catalog() {
         stdout.contains("test result: ok. 3 passed"),
         "the user crate's three tests did not all run:\n{stdout}"
     );
+    // `catalog!(..., schemars)` over unions, nullables, constants, recursive `$defs`.
+    for test in [
+        "unions_nullables_and_constants_have_a_schema",
+        "recursive_and_shared_definitions_have_a_schema",
+    ] {
+        assert!(
+            stdout.contains(&format!("test {test} ... ok")),
+            "{test} did not pass:\n{stdout}"
+        );
+    }
     // Its dependency graph holds nothing of the catalog loader, the CLI or the server.
     let tree = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
         .args([

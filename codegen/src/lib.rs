@@ -62,8 +62,11 @@ use toolgate_schema::surface::Surface;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Derive `schemars::JsonSchema` on every argument type (the invoking crate then needs
-    /// `schemars`), with the constraints and `if`/`then` carried as schema extensions. Doc
-    /// comments are left out in this mode, since schemars would read them as descriptions.
+    /// `schemars`), with the constraints and `if`/`then` carried as schema extensions; the
+    /// types serde's derive does not write (unions of alternatives, `const` and `enum`
+    /// values) implement it by hand, as the `anyOf`/`oneOf`, `const` or `enum` they decode.
+    /// Doc comments are left out of derived types in this mode, since schemars would read
+    /// them as descriptions.
     pub schemars: bool,
     /// The path by which generated code names `toolgate-runtime`, written without spaces
     /// (`::toolgate_runtime` unless the invoking crate renames or re-exports it). It is used
@@ -174,6 +177,16 @@ impl Errs {
             cx: Ctxt::new(),
             sources,
             display: input.display.to_path_buf(),
+        }
+    }
+
+    /// A place for errors that are thrown away: those of a generation done only to learn
+    /// something about the tool (`types::defs`).
+    pub(crate) fn scratch() -> Errs {
+        Errs {
+            cx: Ctxt::new(),
+            sources: BTreeMap::new(),
+            display: PathBuf::new(),
         }
     }
 

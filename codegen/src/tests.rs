@@ -251,3 +251,133 @@ fn dotted_tool_names_make_identifiers_and_collide_by_name() {
         ]
     );
 }
+
+#[test]
+fn a_definition_used_twice_is_one_named_type_documented_by_its_schema() {
+    let text = expand_files(vec![
+        file("profiles.json", MATRIX),
+        tool(
+            "trip",
+            r##"{"type": "object", "$defs": {
+              "stop_point": {"type": "object", "title": "Stop", "description": "A place to stop.",
+                "properties": {"name": {"type": "string"}, "kind": {"type": "string", "enum": ["town", "camp"]}}, "required": ["name"]},
+              "legs": {"type": "array", "items": {"$ref": "#/$defs/stop_point"}},
+              "alias": {"$ref": "#/$defs/stop_point"}},
+              "properties": {
+                "start": {"$ref": "#/$defs/stop_point", "description": "Where it starts."},
+                "end": {"$ref": "#/$defs/alias"},
+                "via": {"$ref": "#/$defs/legs"},
+                "near": {"$ref": "#/$defs/stop_point", "minProperties": 1}}}"##,
+        ),
+    ]);
+    // `near` has a keyword of its own beside the `$ref`: not the definition's type but one
+    // of its own, named after its place, which checks `minProperties` at run time.
+    let text = text.unwrap();
+    let text = squeeze(&text);
+    assert_eq!(text.matches("pubstructStopPoint<'a>{").count(), 1, "{text}");
+    // Nested types are named after the definition.
+    assert!(text.contains("pubenumStopPointKind{"), "{text}");
+    assert!(
+        text.contains("#[doc=\"Stop\\n\\nAplacetostop.\"]"),
+        "{text}"
+    );
+    assert!(text.contains("#[doc=\"Whereitstarts.\"]"), "{text}");
+    assert!(
+        text.contains("pubstart:::core::option::Option<StopPoint<'a>>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("pubend:::core::option::Option<StopPoint<'a>>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("pubvia:::core::option::Option<::std::vec::Vec<StopPoint<'a>>>"),
+        "{text}"
+    );
+    assert!(!text.contains("pubstructStart"), "{text}");
+    assert!(text.contains("pubstructNear<'a>{"), "{text}");
+    assert!(
+        text.contains("pubnear:::core::option::Option<Near<'a>>"),
+        "{text}"
+    );
+    assert!(text.contains("(`minProperties`)"), "{text}");
+}
+
+#[test]
+fn a_definition_named_as_another_type_is_an_error_naming_both() {
+    let errors = expand_files(vec![
+        file("profiles.json", MATRIX),
+        tool(
+            "t",
+            r##"{"type": "object", "$defs": {
+              "Node": {"type": "object", "properties": {"n": {"type": "integer"}}},
+              "tree_node": {"type": "object", "properties": {"a": {"type": "boolean"}}},
+              "TreeNode": {"type": "object", "properties": {"b": {"type": "boolean"}}}},
+              "properties": {
+                "node": {"type": "object", "properties": {"m": {"type": "integer"}}},
+                "x": {"$ref": "#/$defs/Node"},
+                "y": {"$ref": "#/$defs/tree_node"},
+                "z": {"$ref": "#/$defs/TreeNode"}}}"##,
+        ),
+    ])
+    .unwrap_err();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(
+        errors[0].contains("at /inputSchema/$defs/Node: two types of tool `t` would both be named `Node`: `node` in tools/t.json and `#/$defs/Node` in tools/t.json"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[1].contains("at /inputSchema/$defs/TreeNode: two types of tool `t` would both be named `TreeNode`: `#/$defs/tree_node` in tools/t.json and `#/$defs/TreeNode` in tools/t.json"),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn a_recursive_definition_is_boxed_where_its_cycle_closes() {
+    let text = expand_files(vec![
+        file("profiles.json", MATRIX),
+        tool(
+            "t",
+            r##"{"type": "object", "$defs": {
+              "a": {"type": "object", "properties": {"b": {"$ref": "#/$defs/b"}, "n": {"type": "integer"}}},
+              "b": {"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}, "s": {"type": "string"}}}},
+              "properties": {"x": {"$ref": "#/$defs/a"}, "y": {"$ref": "#/$defs/b"}}}"##,
+        ),
+    ])
+    .unwrap();
+    let text = squeeze(&text);
+    // `b` holds a string, so `a` (which holds a `b`) borrows too, also where `b` names it.
+    assert!(text.contains("pubstructA<'a>{"), "{text}");
+    assert!(text.contains("pubstructB<'a>{"), "{text}");
+    assert!(
+        text.contains("pubb:::core::option::Option<B<'a>>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("puba:::core::option::Option<::std::boxed::Box<A<'a>>>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("pubx:::core::option::Option<A<'a>>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("puby:::core::option::Option<B<'a>>"),
+        "{text}"
+    );
+    // A definition that names itself but is no object or union has no Rust type.
+    let errors = expand_files(vec![
+        file("profiles.json", MATRIX),
+        tool(
+            "t",
+            r##"{"type": "object", "$defs": {"list": {"type": "array", "items": {"$ref": "#/$defs/list"}}},
+              "properties": {"x": {"$ref": "#/$defs/list"}}}"##,
+        ),
+    ])
+    .unwrap_err();
+    assert!(
+        errors[0]
+            .contains("cannot type the definition #/$defs/list of tool `t`: it refers to itself"),
+        "{errors:?}"
+    );
+}

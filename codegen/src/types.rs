@@ -11,8 +11,9 @@
 //! | string, integer, number, boolean | `Cow<'a, str>`, `i64`, `f64`, `bool` |
 //! | array | `Vec<T>` (`Vec<serde_json::Value>` without `items`) |
 //! | no `type` | `serde_json::Value` |
-//! | `anyOf`/`oneOf`, nullable, `type` lists, `const`, recursive `$ref` | see `combinators` |
-//! | `pattern`, `allOf`, `not`, `if`/`then`/`else`, `patternProperties`, ..., keywords without a `type` | see `checked`: the most specific type and a run-time check of the rest |
+//! | `$ref` to a definition (`#/$defs/Node`) | the definition's named type (`Node`), one per definition, `Box<Node>` where a recursive one closes its cycle ([`defs`]) |
+//! | `anyOf`, `oneOf`, nullable, `type` list, `const` | an enum of alternatives, `Option<T>`, a unit type ([`combinators`]) |
+//! | `pattern`, `allOf`, `not`, `if`/`then`/`else`, `patternProperties`, ..., keywords without a `type`, a local `$ref` that is not a definition (`#`) | see `checked`: the most specific type and a run-time check of the rest |
 //!
 //! Zero-copy: a type that holds strings (directly, or in arrays, maps and nested structs) has
 //! a lifetime, `Args<'a>`, and borrows them from the arguments it is parsed from, JSON text
@@ -41,6 +42,8 @@
 
 mod checked;
 mod combinators;
+mod defs;
+mod json_schema;
 
 pub(crate) use checked::untypable;
 
@@ -301,15 +304,28 @@ struct Module<'a> {
     /// Named types that are values of a map, which `runtime::de::Borrowing` deserializes:
     /// they get an `impl Borrowing` at the end of the module.
     map_values: Vec<Ty>,
-    /// Recursive `$ref`s and the named type of each definition.
-    refs: Vec<(String, Ty)>,
     /// The run-time checks of schemas whose keywords their type holds only in part
     /// (`checked`), by schema.
     keyword_checks: Vec<(Schema, checked::Plan)>,
     /// The statics generated for those checks so far (they are numbered).
     statics: usize,
+    /// The definitions (`$defs`) typed so far (see [`defs`]).
+    defs: Vec<defs::DefType>,
+    /// The definitions known to have the lifetime `'a` before this generation: what a
+    /// reference closing a cycle names.
+    hints: &'a [defs::DefKey],
+    /// The definitions found to have the lifetime `'a`.
+    found: Vec<defs::DefKey>,
+    /// The root properties a restricted cell narrows, while its struct is generated: a
+    /// `$ref` there is not the definition's type.
+    narrowed: Vec<String>,
     variant: usize,
 }
+
+/// How many times a tool with a recursive schema is generated at most to learn which of
+/// its definitions hold strings (one more than it has cycles through distinct definitions
+/// that gain a lifetime one from another, in practice two).
+const MAX_PASSES: usize = 8;
 
 /// Generates the module of `tool`. `module` is its identifier (already checked unique).
 pub(crate) fn tool_module(
@@ -320,6 +336,43 @@ pub(crate) fn tool_module(
     opts: &Options,
     errs: &mut Errs,
 ) -> ToolOut {
+    // A recursive type names itself, with its lifetime: generate the tool (errors
+    // discarded) until the definitions that have one are known (see `defs`).
+    let mut hints: Vec<defs::DefKey> = Vec::new();
+    if tool.variants.iter().any(|v| v.recursive) {
+        for _ in 0..MAX_PASSES {
+            let mut scratch = Errs::scratch();
+            let (_, mut found) = module_pass(
+                catalog,
+                tool,
+                surface_tool,
+                module.clone(),
+                opts,
+                &mut scratch,
+                &hints,
+            );
+            found.sort();
+            found.dedup();
+            if found == hints {
+                break;
+            }
+            hints = found;
+        }
+    }
+    module_pass(catalog, tool, surface_tool, module, opts, errs, &hints).0
+}
+
+/// One generation of the module of `tool`, given the definitions known to have a lifetime;
+/// the module, and the definitions found to have one.
+fn module_pass(
+    catalog: &Catalog,
+    tool: &Tool,
+    surface_tool: &SurfaceTool,
+    module: Ident,
+    opts: &Options,
+    errs: &mut Errs,
+    hints: &[defs::DefKey],
+) -> (ToolOut, Vec<defs::DefKey>) {
     let mut m = Module {
         tool,
         opts,
@@ -330,9 +383,12 @@ pub(crate) fn tool_module(
         enums: Vec::new(),
         checked: BTreeSet::new(),
         map_values: Vec::new(),
-        refs: Vec::new(),
         keyword_checks: Vec::new(),
         statics: 0,
+        defs: Vec::new(),
+        hints,
+        found: Vec::new(),
+        narrowed: Vec::new(),
         variant: 0,
     };
     let group_params: Vec<&str> = catalog
@@ -456,7 +512,9 @@ pub(crate) fn tool_module(
                 .join(", "),
             cells.join("; ")
         );
+        m.narrowed = entry.restricted.iter().map(|(f, _)| f.clone()).collect();
         let info = m.root_struct(&name, &prefix, &entry.input_schema, &root, &locs, doc);
+        m.narrowed.clear();
         if let Some(info) = &info {
             m.items.push(served_impl(
                 &m.opts.runtime_path(),
@@ -501,13 +559,15 @@ pub(crate) fn tool_module(
             #(#items)*
         }
     };
-    ToolOut {
+    let found = m.found;
+    let out = ToolOut {
         name: tool.name.clone(),
         module,
         tokens,
         entry_types,
         argument_types,
-    }
+    };
+    (out, found)
 }
 
 /// Where the root properties of a variant come from: the tool file, or the matrix for a
@@ -531,6 +591,25 @@ impl RootLocs<'_> {
         } else {
             self.file_root.prop(property)
         }
+    }
+}
+
+/// The name of a generated type.
+fn named(ty: &Ty) -> Option<&String> {
+    match ty {
+        Ty::Struct(n, _) | Ty::Enum(n) | Ty::Union(n, _) | Ty::Literal(n) => Some(n),
+        _ => None,
+    }
+}
+
+/// The doc comment of a generated type: its schema's `title` (a first line) and
+/// `description`, or `fallback` without either.
+pub(crate) fn type_doc(schema: &Schema, fallback: impl FnOnce() -> String) -> String {
+    match (&schema.title, &schema.description) {
+        (Some(t), Some(d)) => format!("{t}\n\n{d}"),
+        (Some(t), None) => t.clone(),
+        (None, Some(d)) => d.clone(),
+        (None, None) => fallback(),
     }
 }
 
@@ -699,6 +778,9 @@ impl Module<'_> {
     /// The type of `schema` found at `path` (in the root) and `loc` (in a file); `hint` is
     /// the name a new named type gets.
     fn ty(&mut self, schema: &Schema, hint: &str, path: &str, loc: &Loc) -> Ty {
+        if let Some(t) = self.def_use(schema, path, loc) {
+            return t;
+        }
         if !combinators::significant(schema).is_empty() {
             return self.ty_extra(schema, hint, path, loc);
         }
@@ -754,10 +836,7 @@ impl Module<'_> {
                 if !self.claim_type(hint, &what, loc) {
                     return Ty::Any;
                 }
-                let doc = match &schema.description {
-                    Some(d) => d.clone(),
-                    None => format!("The object `{path}`."),
-                };
+                let doc = type_doc(schema, || format!("The object `{path}`."));
                 let info = self.gen_struct(
                     hint,
                     hint,
@@ -781,10 +860,12 @@ impl Module<'_> {
     /// `impl Borrowing` (once each).
     fn map_value(&mut self, ty: &Ty) {
         match ty {
-            Ty::Struct(..) | Ty::Enum(_) | Ty::Union(..) | Ty::Literal(_)
-                if !self.map_values.contains(ty) =>
-            {
-                self.map_values.push(ty.clone());
+            // Once per name: a recursive definition is also named (as a struct) where a
+            // cycle closes.
+            Ty::Struct(n, _) | Ty::Enum(n) | Ty::Union(n, _) | Ty::Literal(n) => {
+                if !self.map_values.iter().any(|t| named(t) == Some(n)) {
+                    self.map_values.push(ty.clone());
+                }
             }
             Ty::Vec(t) | Ty::Nullable(t, _) | Ty::Boxed(t) => self.map_value(t),
             _ => {}
@@ -854,10 +935,7 @@ impl Module<'_> {
         let from_wire = variants
             .iter()
             .map(|(wire, id)| quote!(#wire => ::core::option::Option::Some(#ty_ident::#id)));
-        let doc = match &schema.description {
-            Some(d) => d.clone(),
-            None => format!("The values of `{path}` ({}).", loc.file),
-        };
+        let doc = type_doc(schema, || format!("The values of `{path}` ({}).", loc.file));
         let (doc, derive_schema) = if schemars {
             (
                 quote!(#[allow(missing_docs)]),
@@ -1235,7 +1313,11 @@ impl Module<'_> {
                     let d = json_tokens(d);
                     attrs.push(quote!(#[schemars(extend("default" = #d))]));
                 }
-                attrs.extend(constraint_extensions(pschema));
+                // A nullable's constraints are its non-null alternative's.
+                attrs.extend(constraint_extensions(match &ty {
+                    Ty::Nullable(_, inner) => inner,
+                    _ => pschema,
+                }));
                 quote!(#(#attrs)*)
             } else {
                 let d = pschema
@@ -1706,11 +1788,20 @@ fn read_direct_impl(
 /// `schemars(extend(...))` attributes carrying a field's constraints, so that the schema
 /// schemars derives from the type states them too.
 fn constraint_extensions(schema: &Schema) -> Vec<TokenStream> {
+    constraint_extension_values(schema)
+        .into_iter()
+        .map(|(key, v)| {
+            let v = json_tokens(&v);
+            quote!(#[schemars(extend(#key = #v))])
+        })
+        .collect()
+}
+
+/// The constraints of `schema` that a Rust type does not state (lengths, bounds, sizes),
+/// as keywords and values.
+pub(crate) fn constraint_extension_values(schema: &Schema) -> Vec<(&'static str, Value)> {
     let mut out = Vec::new();
-    let mut put = |key: &str, v: Value| {
-        let v = json_tokens(&v);
-        out.push(quote!(#[schemars(extend(#key = #v))]));
-    };
+    let mut put = |key: &'static str, v: Value| out.push((key, v));
     match &schema.kind {
         Kind::String(s) => {
             if let Some(n) = s.min_length {

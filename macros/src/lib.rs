@@ -17,8 +17,8 @@
 //! always name files by the path as written, never by an absolute path of the machine.
 //!
 //! Options after the path, separated by commas:
-//! - `schemars`: also derive `schemars::JsonSchema` on every argument type (the crate then
-//!   needs `schemars`);
+//! - `schemars`: also implement `schemars::JsonSchema` for every argument type and the types
+//!   in it, unions and constants included (the crate then needs `schemars`);
 //! - `crate = path`: the path by which the generated code names `toolgate-runtime`, where the
 //!   invoking crate renamed it in its `Cargo.toml` or re-exports it (as serde's
 //!   `#[serde(crate = "...")]`): `catalog!("schema/demo", crate = ::my_sdk::runtime)`.

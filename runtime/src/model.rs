@@ -166,7 +166,8 @@ pub struct Schema {
     pub extra: Vec<(String, Value)>,
     /// Annotations kept and served but never validated: `$schema`, `$comment`, `format`,
     /// `examples`, `deprecated`, `readOnly`, `writeOnly`, keys no vocabulary defines
-    /// (`x-...`, OpenAPI's `nullable`), and a default its own schema refuses.
+    /// (`x-...`, OpenAPI's `nullable`), a default its own schema refuses, and at the root of
+    /// a recursive schema its `$defs`/`definitions` (which its kept `$ref`s point into).
     pub annotations: Vec<(String, Value)>,
 }
 
@@ -799,6 +800,16 @@ impl<'a> SchemaParser<'a> {
             Some("object") => Kind::Object(self.object_rules(&typed_obj, at, &mut ok)?),
             Some(_) => return None,
         };
+        // A recursive `$ref` stays a reference: the root keeps the definitions beside it (as
+        // annotations), so its resolved form is still self-contained and the run-time
+        // validator can follow the reference (`validate`).
+        if is_root && self.recursive {
+            for key in ["$defs", "definitions"] {
+                if let Some(defs) = obj.get(key) {
+                    annotations.push((key.to_string(), defs.clone()));
+                }
+            }
+        }
         let mut schema = Schema {
             title,
             description,
@@ -1397,6 +1408,7 @@ fn describe_type(schema: &Schema) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::to_compact;
     use std::path::PathBuf;
 
     fn parse(text: &str) -> (Option<Schema>, Vec<String>) {
@@ -1514,6 +1526,17 @@ mod tests {
         assert!(errors.is_empty(), "{errors:?}");
         let schema = schema.unwrap();
         assert!(!schema.untyped_keywords().is_empty());
+        // The resolved form keeps the definitions its kept `$ref` points into, so it reads
+        // back on its own (and a non-recursive schema does not carry them).
+        let resolved = to_compact(&schema.to_json());
+        assert!(resolved.contains(r#""definitions":{"node""#), "{resolved}");
+        let (again, errors, _) = parse_warn(&resolved);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(again.is_some());
+        let (flat, _, _) = parse_warn(
+            r##"{"type":"object","$defs":{"s":{"type":"string"}},"properties":{"x":{"$ref":"#/$defs/s"}}}"##,
+        );
+        assert!(!to_compact(&flat.unwrap().to_json()).contains("$defs"));
         let (_, errors, _) = parse_warn(
             r#"{"type":"object","properties":{"pair":{"type":"array","items":[{"type":"string"}]}}}"#,
         );

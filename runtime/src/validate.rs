@@ -52,8 +52,16 @@ fn run(
     value: &Value,
     what: &str,
 ) -> Vec<Violation> {
+    // A schema served on its own (no document given) keeps at its root the definitions its
+    // recursive `$ref`s point into (see [`Schema::annotations`]): it is its own document.
+    let kept = match document {
+        None => definitions_document(schema),
+        Some(_) => None,
+    };
+    let document = document.or(kept.as_ref());
     let mut out = Out {
         document,
+        tree: document.map(|d| ordered(schema, d)),
         ..Out::default()
     };
     check(schema, value, "", what, &mut out);
@@ -77,6 +85,37 @@ struct Out<'d> {
     list: Vec<Violation>,
     more: usize,
     document: Option<&'d serde_json::Value>,
+    /// [`Out::document`] as read into the model (object keys in their written order where
+    /// the root schema keeps them), what followed subschemas are parsed against.
+    tree: Option<Value>,
+    /// The recursive `$ref`s being followed, each with the field it is followed at: one met
+    /// again at the same field is not followed again (a schema cycling without reading into
+    /// the value).
+    following: Vec<(String, String)>,
+}
+
+/// `document` in the model's JSON. A `serde_json::Value` sorts object keys; the definitions
+/// the root schema keeps (the same, in written order) replace the document's, so that a
+/// refusal inside a recursive type lists expected fields in schema order.
+fn ordered(schema: &Schema, document: &serde_json::Value) -> Value {
+    let mut tree = Value::from_serde(document);
+    if let Value::Object(m) = &mut tree {
+        for (k, v) in &schema.annotations {
+            if (k == "$defs" || k == "definitions") && document.get(k) == Some(&v.to_serde()) {
+                m.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    tree
+}
+
+/// The root's JSON, when it keeps `$defs` or `definitions` for its recursive `$ref`s.
+fn definitions_document(schema: &Schema) -> Option<serde_json::Value> {
+    schema
+        .annotations
+        .iter()
+        .any(|(k, _)| k == "$defs" || k == "definitions")
+        .then(|| schema.to_json().to_serde())
 }
 
 /// [`validate`] for a `serde_json::Value`.
@@ -132,13 +171,12 @@ fn check(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out<'
 /// A raw subschema (a keyword's value kept in [`Schema::extra`]) in the model, to check a
 /// value against it with messages that name nested fields: `None` when the model cannot
 /// read it on its own (a recursive `$ref` out of reach).
-fn parse_raw(raw: &Value, document: Option<&serde_json::Value>) -> Option<Schema> {
+fn parse_raw(raw: &Value, document: Option<&Value>) -> Option<Schema> {
     let source = crate::diag::SourceText {
         path: std::path::PathBuf::from("subschema"),
         text: String::new(),
     };
-    let doc = document.map(Value::from_serde);
-    let doc = doc.as_ref().unwrap_or(raw);
+    let doc = document.unwrap_or(raw);
     for dialect in [
         crate::subset::Dialect::Draft202012,
         crate::subset::Dialect::Draft07,
@@ -158,7 +196,7 @@ fn parse_raw(raw: &Value, document: Option<&serde_json::Value>) -> Option<Schema
 /// Checks `value` against the raw subschema `raw` at `path`: whether that found something to
 /// say.
 fn descend(raw: &Value, value: &Value, path: &str, root: &str, out: &mut Out<'_>) -> bool {
-    let Some(s) = parse_raw(raw, out.document) else {
+    let Some(s) = parse_raw(raw, out.tree.as_ref()) else {
         return false;
     };
     let before = (out.list.len(), out.more);
@@ -534,7 +572,23 @@ fn word(
                 listed.join(", ")
             )
         }
-        ("$ref", Value::String(r), _) => format!("{who} must match the schema {r}"),
+        // A recursive `$ref` is followed into the document, so that a refusal deep inside a
+        // recursive type names its field (`tree.children[0].name`).
+        ("$ref", Value::String(r), _) => {
+            let key = (r.clone(), path.to_string());
+            if out.tree.is_some() && !out.following.contains(&key) {
+                // Parsed against the document, `{"$ref": r}` is the definition itself.
+                let mut m = crate::json::Map::new();
+                m.insert("$ref", Value::String(r.clone()));
+                out.following.push(key);
+                let said = descend(&Value::Object(m), value, path, root, out);
+                out.following.pop();
+                if said {
+                    return;
+                }
+            }
+            format!("{who} must match the schema {r}")
+        }
         (k, _, _) => format!("{who} must match the `{k}` keyword"),
     };
     push(out, path, message);
@@ -875,6 +929,42 @@ mod tests {
         ];
         assert_eq!(messages(&s, r#"{"title":1,"body":2}"#), expected);
         assert_eq!(messages(&s, r#"{"body":2,"title":1}"#), expected);
+    }
+
+    #[test]
+    fn a_recursive_ref_is_followed_and_names_the_field_deep_inside() {
+        let s = schema(
+            r##"{"type":"object","$defs":{"Node":{"type":"object","properties":{"name":{"type":"string","minLength":1},
+                "children":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["name"],"additionalProperties":false}},
+                "properties":{"tree":{"$ref":"#/$defs/Node"}},"required":["tree"]}"##,
+        );
+        assert_eq!(
+            messages(
+                &s,
+                r#"{"tree":{"name":"r","children":[{"name":"a","children":[{"name":""},{"name":"b","x":1}]},{}]}}"#
+            ),
+            vec![
+                "field `tree.children[0].children[0].name` must not be empty",
+                "unknown field `tree.children[0].children[1].x` (expected one of `name`, `children`)",
+                "missing required field `tree.children[1].name`",
+            ]
+        );
+        assert_eq!(
+            messages(
+                &s,
+                r#"{"tree":{"name":"r","children":[{"name":"a","children":[{"name":"b"}]}]}}"#
+            ),
+            Vec::<String>::new()
+        );
+        // The same through the served (resolved) form, which keeps the definitions.
+        let again = schema(&crate::json::to_compact(&s.to_json()));
+        assert_eq!(
+            messages(
+                &again,
+                r#"{"tree":{"name":"r","children":[{"name":"a","children":[{"name":7}]}]}}"#
+            ),
+            vec!["field `tree.children[0].children[0].name` must be a string, found the number 7"]
+        );
     }
 
     #[test]

@@ -9,7 +9,9 @@
 //! Every other keyword the typed model does not hold (`pattern`, `allOf`, `not`,
 //! `if`/`then`/`else`, ...) is typed by `checked`: the most specific type the schema allows
 //! and a run-time check of the rest, so that generated code never accepts what the schema
-//! refuses nor refuses what it accepts.
+//! refuses nor refuses what it accepts. A recursive `$ref` to a definition
+//! (`#/$defs/NAME`, `#/definitions/NAME`) is its definition's named type, boxed (`defs`);
+//! any other recursive local `$ref` (`#`) is a checked value.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
@@ -17,10 +19,8 @@ use quote::quote;
 use super::super::Loc;
 use super::super::naming::{Scope, camel_ident_text, ident, type_name};
 use super::{Module, Ty, lifetime, owned_expr};
-use toolgate_schema::diag::{Ctxt, SourceText};
 use toolgate_schema::json::{Map, Value, to_compact};
-use toolgate_schema::locate::Pointer;
-use toolgate_schema::model::{Kind, Schema, SchemaParser};
+use toolgate_schema::model::{Kind, Schema};
 
 /// Keywords of `extra` that need no type or check: `propertyNames` that only says keys
 /// are strings (which JSON object keys always are).
@@ -230,62 +230,20 @@ impl Module<'_> {
         }
     }
 
-    /// A recursive `$ref` (the model keeps it as a reference): the named type of its
-    /// definition (`#/$defs/Node` is `Node`), generated once per module, boxed.
+    /// A recursive `$ref` (the model keeps it as a reference) where the generator does not
+    /// follow the authored schema: the named type of its definition, boxed (see `defs`).
     fn recursive_ref(&mut self, r: &str, loc: &Loc) -> Ty {
-        if let Some((_, t)) = self.refs.iter().find(|(x, _)| x == r) {
-            return Ty::Boxed(Box::new(t.clone()));
-        }
-        let key = r
-            .strip_prefix("#/$defs/")
-            .or_else(|| r.strip_prefix("#/definitions/"));
-        let document = self
-            .tool
-            .variants
-            .get(self.variant)
-            .and_then(|v| v.authored.get("inputSchema"));
-        let (Some(key), Some(document)) = (key, document) else {
-            self.errs.at(
-                &loc.key("$ref"),
-                format!("catalog! cannot type the recursive `$ref` {r}: only `#/$defs/NAME` and `#/definitions/NAME` name a type"),
-            );
-            return Ty::Any;
-        };
-        let mut reference = Map::new();
-        reference.insert("$ref", Value::str(r));
-        let reference = Value::Object(reference);
-        let source = SourceText {
-            path: std::path::PathBuf::from("inputSchema"),
-            text: to_compact(document),
-        };
-        let mut cx = Ctxt::new();
-        let def = SchemaParser::new(&source, document, Pointer::root(), &mut cx).parse(
-            &reference,
-            &Pointer::root(),
-            false,
-        );
-        let Some(def) = def.filter(|_| cx.error_count() == 0) else {
-            self.errs.at(
-                &loc.key("$ref"),
-                format!("catalog! cannot read the definition {r}"),
-            );
-            return Ty::Any;
-        };
-        let name = type_name(super::camel(key));
-        let guess = Ty::Struct(name.clone(), mentions_free_string(document, r));
-        self.refs.push((r.to_string(), guess));
-        let at = Loc::new(&loc.file, {
-            let mut p = Pointer::root().key("inputSchema");
-            for seg in r.trim_start_matches("#/").split('/') {
-                p = p.key(seg);
+        match self.def_type(r) {
+            Some(t @ Ty::Boxed(_)) => t,
+            Some(t) => Ty::Boxed(Box::new(t)),
+            None => {
+                self.errs.at(
+                    &loc.key("$ref"),
+                    format!("catalog! cannot type the recursive `$ref` {r}: only `#/$defs/NAME` and `#/definitions/NAME` name a type"),
+                );
+                Ty::Any
             }
-            p
-        });
-        let t = self.ty(&def, &name, &format!("#{}", r.trim_start_matches('#')), &at);
-        if let Some(slot) = self.refs.iter_mut().find(|(x, _)| x == r) {
-            slot.1 = t.clone();
         }
-        Ty::Boxed(Box::new(t))
     }
 
     /// `const` (a unit type, `unit`) or an `enum` of JSON values (a checked value).
@@ -313,11 +271,13 @@ impl Module<'_> {
         let name = ident(hint);
         let texts: Vec<String> = values.iter().map(to_compact).collect();
         let listed = texts.join(", ");
-        let doc = match &schema.description {
-            Some(d) => d.clone(),
-            None if unit => format!("The constant {listed} (`{path}`)."),
-            None => format!("One of {listed} (`{path}`)."),
-        };
+        let doc = super::type_doc(schema, || {
+            if unit {
+                format!("The constant {listed} (`{path}`).")
+            } else {
+                format!("One of {listed} (`{path}`).")
+            }
+        });
         let refusal = if unit {
             format!("`{path}` must be {listed}")
         } else {
@@ -402,6 +362,16 @@ impl Module<'_> {
                 }
             }
         };
+        if self.opts.schemars {
+            let (keyword, value) = if unit {
+                ("const", values[0].clone())
+            } else {
+                ("enum", Value::Array(values.to_vec()))
+            };
+            self.items.push(super::json_schema::literal_impl(
+                &name, keyword, value, schema,
+            ));
+        }
         let direct = quote!(#rt::direct);
         self.items.push(quote! {
             #tokens
@@ -519,15 +489,17 @@ impl Module<'_> {
             return Ty::Any;
         }
         let rt = &self.opts.runtime_path();
-        // Variant names: a `title`, the discriminator's value, or the JSON type; positional
-        // when those repeat.
+        // Variant names: a `title`, the discriminator's value, the key of the definition the
+        // alternative is a `$ref` to, or the JSON type; positional when those repeat.
         let words: Vec<String> = alts
             .iter()
             .enumerate()
-            .map(|(i, (s, _))| match (&s.title, &pick) {
+            .map(|(i, (s, at))| match (&s.title, &pick) {
                 (Some(t), _) => t.clone(),
                 (None, Pick::Tag(_, vs)) => vs.get(i).cloned().unwrap_or_default(),
-                (None, _) => kind_word(s).to_string(),
+                (None, _) => self
+                    .definition_name_at(at)
+                    .unwrap_or_else(|| kind_word(s).to_string()),
             })
             .collect();
         let mut texts: Vec<String> = Vec::new();
@@ -556,16 +528,21 @@ impl Module<'_> {
         } else {
             quote!(<'de>)
         };
-        let doc = match &schema.description {
-            Some(d) => d.clone(),
-            None => format!("The alternatives of `{path}` ({}).", loc.file),
-        };
-        let arms = variants.iter().map(|(v, t, s)| {
+        let doc = super::type_doc(schema, || {
+            format!("The alternatives of `{path}` ({}).", loc.file)
+        });
+        // An alternative that is a definition is documented by its name.
+        let defined: Vec<Option<String>> = alts
+            .iter()
+            .map(|(_, at)| self.plain_ref_at(None, at))
+            .collect();
+        let arms = variants.iter().zip(&defined).map(|((v, t, s), r)| {
             let tt = t.tokens();
-            let d = match (&s.title, &s.description) {
-                (Some(t), _) => t.clone(),
-                (None, Some(d)) => d.clone(),
-                (None, None) => format!("`{}`", to_compact(&s.to_json())),
+            let d = match (&s.title, &s.description, r) {
+                (Some(t), _, _) => t.clone(),
+                (None, Some(d), _) => d.clone(),
+                (None, None, Some(r)) => format!("The definition `{r}`."),
+                (None, None, None) => format!("`{}`", to_compact(&s.to_json())),
             };
             quote!(#[doc = #d] #v(#tt))
         });
@@ -678,6 +655,15 @@ impl Module<'_> {
                 }
             }
         };
+        if self.opts.schemars {
+            let keyword = match pick {
+                Pick::First => "anyOf",
+                Pick::One | Pick::Tag(..) => "oneOf",
+            };
+            self.items.push(super::json_schema::union_impl(
+                &name, &lt, keyword, schema, &variants,
+            ));
+        }
         let direct = quote!(#rt::direct);
         self.items.push(quote! {
             #[doc = #doc]
@@ -728,35 +714,6 @@ impl Module<'_> {
         });
         Ty::Union(hint.to_string(), borrows)
     }
-}
-
-/// Whether the definition `r` of `document` holds a string without `enum` or `const`
-/// anywhere (so its type borrows): decided before the type is generated, since a recursive
-/// type names itself.
-fn mentions_free_string(document: &Value, r: &str) -> bool {
-    fn walk(v: &Value) -> bool {
-        match v {
-            Value::Object(m) => {
-                let free = m.get("type").is_some_and(|t| match t {
-                    Value::String(s) => s == "string",
-                    Value::Array(items) => items.iter().any(|i| i.as_str() == Some("string")),
-                    _ => false,
-                }) && !m.contains_key("enum")
-                    && !m.contains_key("const");
-                free || m.iter().any(|(k, x)| k != "$ref" && walk(x))
-            }
-            Value::Array(items) => items.iter().any(walk),
-            _ => false,
-        }
-    }
-    let mut cur = document;
-    for seg in r.trim_start_matches("#/").split('/') {
-        match cur.as_object().and_then(|m| m.get(seg)) {
-            Some(next) => cur = next,
-            None => return false,
-        }
-    }
-    walk(cur)
 }
 
 /// Whether a recursive `$ref` names a definition, which becomes a named type (any other
