@@ -26,10 +26,9 @@
 use super::super::Loc;
 use super::super::naming::camel_ident_text;
 use super::{Module, Ty};
-use toolgate_schema::diag::{Ctxt, SourceText};
-use toolgate_schema::json::{Map, Value, to_compact};
+use toolgate_schema::json::{Map, Value};
 use toolgate_schema::locate::{Pointer, Seg};
-use toolgate_schema::model::{Schema, SchemaParser, walk};
+use toolgate_schema::model::{Schema, walk};
 
 /// A definition's type in its tool's module.
 pub(super) struct DefType {
@@ -67,24 +66,6 @@ fn definition_key(reference: &str) -> Option<(&'static str, String)> {
         }
         _ => None,
     }
-}
-
-/// The schema the `$ref` `reference` resolves to in `document` (its own recursive
-/// references kept), when it parses.
-fn parse_definition(document: &Value, reference: &str) -> Option<Schema> {
-    let mut m = Map::new();
-    m.insert("$ref", Value::str(reference));
-    let source = SourceText {
-        path: std::path::PathBuf::from("inputSchema"),
-        text: to_compact(document),
-    };
-    let mut cx = Ctxt::new();
-    let schema = SchemaParser::new(&source, document, Pointer::root(), &mut cx).parse(
-        &Value::Object(m),
-        &Pointer::root(),
-        false,
-    );
-    schema.filter(|_| cx.error_count() == 0)
 }
 
 impl Module<'_> {
@@ -151,12 +132,16 @@ impl Module<'_> {
             });
         }
         let (container, key) = definition_key(reference)?;
-        let document = variant.authored.get("inputSchema")?;
+        variant.authored.get("inputSchema")?;
         let def_loc = Loc::new(
             &file,
             Pointer::root().key("inputSchema").key(container).key(&key),
         );
-        let schema = parse_definition(document, reference)?;
+        // The schema a `$ref` to it resolves to (its own recursive references kept), read in
+        // the tool's dialect.
+        let mut m = Map::new();
+        m.insert("$ref", Value::str(reference));
+        let schema = self.parse_sub(&Value::Object(m))?;
         let name = match camel_ident_text(&key) {
             Ok(n) => n,
             Err(why) => {
