@@ -437,6 +437,12 @@ impl Module<'_> {
                 }
             }
         };
+        let accept = if unit {
+            let text = &texts[0];
+            quote!(#rt::rules::equals_json(&__v, #text).then_some(#name))
+        } else {
+            quote!(#name::new(__v))
+        };
         if self.opts.schemars {
             let (keyword, value) = if unit {
                 ("const", values[0].clone())
@@ -458,10 +464,13 @@ impl Module<'_> {
                 }
             }
 
+            // Read as free JSON and compared, as its `Deserialize` does; a refusal is left
+            // to serde.
             impl<'a> #direct::ReadDirect<'a> for #name {
                 #[inline]
-                fn read(_: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
-                    ::core::result::Result::Err(#direct::Fallback)
+                fn read(__r: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
+                    let __v = <::serde_json::Value as #direct::ReadDirect<'a>>::read(__r)?;
+                    #accept.ok_or(#direct::Fallback)
                 }
             }
         });
@@ -684,7 +693,7 @@ impl Module<'_> {
             let read = if *t == Ty::Int {
                 quote!(#rt::de::integer(__v.clone()))
             } else {
-                quote!(<#tt as ::serde::Deserialize<'de>>::deserialize(__v.clone()))
+                quote!(<#tt as ::serde::Deserialize<'static>>::deserialize(__v.clone()))
             };
             quote! {
                 match #read {
@@ -709,7 +718,7 @@ impl Module<'_> {
                 });
                 quote! {
                     #(#tries)*
-                    ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#none_msg))
+                    ::core::result::Result::Err((#none_msg))
                 }
             }
             Pick::One => {
@@ -724,8 +733,8 @@ impl Module<'_> {
                     #(#tries)*
                     match __found {
                         ::core::option::Option::Some(c) if __n == 1 => ::core::result::Result::Ok(c),
-                        ::core::option::Option::Some(_) => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#many)),
-                        ::core::option::Option::None => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#none_msg)),
+                        ::core::option::Option::Some(_) => ::core::result::Result::Err((#many)),
+                        ::core::option::Option::None => ::core::result::Result::Err((#none_msg)),
                     }
                 }
             }
@@ -735,7 +744,7 @@ impl Module<'_> {
                     let bad = format!("`{path}` is not a valid `{value}` (tagged by `{prop}`)");
                     quote!(::core::option::Option::Some(#value) => match #d {
                         ::core::option::Option::Some(c) => ::core::result::Result::Ok(c),
-                        ::core::option::Option::None => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#bad)),
+                        ::core::option::Option::None => ::core::result::Result::Err((#bad)),
                     })
                 });
                 let quoted: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
@@ -743,7 +752,7 @@ impl Module<'_> {
                 quote! {
                     match __v.get(#prop).and_then(::serde_json::Value::as_str) {
                         #(#arms,)*
-                        _ => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#unknown)),
+                        _ => ::core::result::Result::Err((#unknown)),
                     }
                 }
             }
@@ -767,6 +776,14 @@ impl Module<'_> {
 
             impl #lt #name #lt {
                 #owned
+
+                /// The value from its JSON: what serde and the direct path both read it by.
+                #[doc(hidden)]
+                pub fn __decode(
+                    __v: ::serde_json::Value,
+                ) -> ::core::result::Result<Self, &'static str> {
+                    #body
+                }
             }
 
             impl #de_generics ::serde::Deserialize<'de> for #name #lt {
@@ -774,7 +791,7 @@ impl Module<'_> {
                     deserializer: D,
                 ) -> ::core::result::Result<Self, D::Error> {
                     let __v = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                    #body
+                    Self::__decode(__v).map_err(<D::Error as ::serde::de::Error>::custom)
                 }
             }
 
@@ -798,10 +815,13 @@ impl Module<'_> {
                 }
             }
 
+            // The value read as free JSON in the same pass (as serde buffers it), then
+            // decoded as serde decodes it; a refusal is left to serde, which words it.
             impl<'a> #direct::ReadDirect<'a> for #name #lt {
                 #[inline]
-                fn read(_: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
-                    ::core::result::Result::Err(#direct::Fallback)
+                fn read(__r: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
+                    let __v = <::serde_json::Value as #direct::ReadDirect<'a>>::read(__r)?;
+                    Self::__decode(__v).map_err(|_| #direct::Fallback)
                 }
             }
         });
