@@ -12,8 +12,8 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde::de::IgnoredAny;
 use toolgate_benches::{
-    CALLS, WILD_CALLS, argument_type, served_schemas, typed_dispatch, wild_dispatch,
-    wild_served_schemas,
+    CALLS, WILD_CALLS, argument_type, served_schemas, typed_dispatch, wild_argument_type,
+    wild_dispatch, wild_served_schemas,
 };
 use toolgate_generated::maetra;
 use toolgate_schema::runtime::direct::Agreement;
@@ -118,8 +118,8 @@ fn dispatch(c: &mut Criterion) {
     });
     group.finish();
 
-    // The wild shapes: a struct holding a union is read by serde (the direct path leaves
-    // unions to it), each union from a buffered value.
+    // The wild shapes: a union is read as free JSON in the same pass, then decoded as serde
+    // decodes it (each alternative of its JSON type tried on the value).
     let wild_validators: HashMap<&str, jsonschema::Validator> = wild_served_schemas()
         .into_iter()
         .map(|(k, schema)| (k, jsonschema::validator_for(&schema).unwrap()))
@@ -129,6 +129,12 @@ fn dispatch(c: &mut Criterion) {
         .map(|c| serde_json::from_str(c.arguments).unwrap())
         .collect();
     for (call, value) in WILD_CALLS.iter().zip(&wild_parsed) {
+        assert_eq!(
+            (wild_argument_type(call).compare_direct)(call.arguments),
+            Agreement::Same,
+            "{}",
+            call.tool
+        );
         assert!(wild_validators[call.tool].is_valid(value), "{}", call.tool);
         let text = wild_dispatch(call, call.arguments);
         let map = wild_dispatch(call, value.as_object().unwrap());

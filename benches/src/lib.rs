@@ -162,6 +162,14 @@ pub fn wild_dispatch<'a, A: toolgate_schema::runtime::RawArguments<'a>>(
     wild::dispatch_agent(&WildSink, call.tool, arguments)
 }
 
+/// The generated argument type a [`WILD_CALLS`] call is read as.
+pub fn wild_argument_type(call: &Call) -> &'static toolgate_schema::runtime::ArgumentType {
+    wild::ARGUMENT_TYPES
+        .iter()
+        .find(|t| t.tool == call.tool)
+        .unwrap_or_else(|| panic!("no argument type for {}", call.tool))
+}
+
 /// The input schema each (catalog, tool) is served in the benchmarked sessions: tatara's
 /// `implement` profile, and `maetra_session` (all three capabilities in the benchmarks).
 pub fn served_schemas(

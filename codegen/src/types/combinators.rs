@@ -688,20 +688,37 @@ impl Module<'_> {
         };
         // Decoding one alternative from the buffered value: `Some` when it decodes and
         // passes its check.
-        let decode = |v: &Ident, t: &Ty| -> TokenStream {
+        let decode = |v: &Ident, t: &Ty, s: &Schema| -> TokenStream {
             let tt = t.tokens();
+            // An alternative of one JSON type takes no value of another: not cloned and
+            // decoded to learn that (exact: serde refuses a value of another type).
+            let value = quote!(::serde_json::Value);
+            let fits = match &s.kind {
+                Kind::Any => quote!(true),
+                Kind::Boolean => quote!(::core::matches!(__v, #value::Bool(_))),
+                Kind::String(_) => quote!(::core::matches!(__v, #value::String(_))),
+                Kind::Integer(_) | Kind::Number(_) => {
+                    quote!(::core::matches!(__v, #value::Number(_)))
+                }
+                Kind::Array(_) => quote!(::core::matches!(__v, #value::Array(_))),
+                Kind::Object(_) => quote!(::core::matches!(__v, #value::Object(_))),
+            };
             let read = if *t == Ty::Int {
                 quote!(#rt::de::integer(__v.clone()))
             } else {
                 quote!(<#tt as ::serde::Deserialize<'static>>::deserialize(__v.clone()))
             };
             quote! {
-                match #read {
-                    ::core::result::Result::Ok(x) => {
-                        let c = #name::#v(x);
-                        if #rt::Check::check(&c) { ::core::option::Option::Some(c) } else { ::core::option::Option::None }
+                if !(#fits) {
+                    ::core::option::Option::None
+                } else {
+                    match #read {
+                        ::core::result::Result::Ok(x) => {
+                            let c = #name::#v(x);
+                            if #rt::Check::check(&c) { ::core::option::Option::Some(c) } else { ::core::option::Option::None }
+                        }
+                        ::core::result::Result::Err(_) => ::core::option::Option::None,
                     }
-                    ::core::result::Result::Err(_) => ::core::option::Option::None,
                 }
             }
         };
@@ -712,8 +729,8 @@ impl Module<'_> {
         );
         let body = match &pick {
             Pick::First => {
-                let tries = variants.iter().map(|(v, t, _)| {
-                    let d = decode(v, t);
+                let tries = variants.iter().map(|(v, t, s)| {
+                    let d = decode(v, t, s);
                     quote!(if let ::core::option::Option::Some(c) = #d { return ::core::result::Result::Ok(c); })
                 });
                 quote! {
@@ -722,8 +739,8 @@ impl Module<'_> {
                 }
             }
             Pick::One => {
-                let tries = variants.iter().map(|(v, t, _)| {
-                    let d = decode(v, t);
+                let tries = variants.iter().map(|(v, t, s)| {
+                    let d = decode(v, t, s);
                     quote!(if let ::core::option::Option::Some(c) = #d { __n += 1; if __found.is_none() { __found = ::core::option::Option::Some(c); } })
                 });
                 let many = format!("`{path}` matches more than one of its `oneOf` alternatives");
@@ -739,8 +756,8 @@ impl Module<'_> {
                 }
             }
             Pick::Tag(prop, values) => {
-                let arms = variants.iter().zip(values).map(|((v, t, _), value)| {
-                    let d = decode(v, t);
+                let arms = variants.iter().zip(values).map(|((v, t, s), value)| {
+                    let d = decode(v, t, s);
                     let bad = format!("`{path}` is not a valid `{value}` (tagged by `{prop}`)");
                     quote!(::core::option::Option::Some(#value) => match #d {
                         ::core::option::Option::Some(c) => ::core::result::Result::Ok(c),
