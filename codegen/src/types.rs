@@ -786,10 +786,10 @@ impl Module<'_> {
         match ty {
             // Once per name: a recursive definition is also named (as a struct) where a
             // cycle closes.
-            Ty::Struct(n, _) | Ty::Enum(n) | Ty::Union(n, _) | Ty::Literal(n) => {
-                if !self.map_values.iter().any(|t| named(t) == Some(n)) {
-                    self.map_values.push(ty.clone());
-                }
+            Ty::Struct(n, _) | Ty::Enum(n) | Ty::Union(n, _) | Ty::Literal(n)
+                if !self.map_values.iter().any(|t| named(t) == Some(n)) =>
+            {
+                self.map_values.push(ty.clone());
             }
             Ty::Vec(t) | Ty::Nullable(t, _) | Ty::Boxed(t) => self.map_value(t),
             _ => {}
