@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Instructions per round of the dispatch benchmark's 14 calls, from callgrind: a measure that
-# does not drift with the neighbours on a shared machine (criterion's times do).
+# Instructions per round of the dispatch benchmark's 14 calls (and, in the wild-* modes, of the
+# 6 calls of the wild shapes), from callgrind: a measure that does not drift with the
+# neighbours on a shared machine (criterion's times do).
 #
 #   benches/instructions.sh                      # every mode
 #   benches/instructions.sh typed baseline       # some modes
@@ -14,7 +15,7 @@ command -v valgrind >/dev/null || { echo "instructions.sh: needs valgrind" >&2; 
 cargo build --release --example profile --quiet
 bin="${CARGO_TARGET_DIR:-target}/release/examples/profile"
 modes=("$@")
-[ ${#modes[@]} -gt 0 ] || modes=(typed baseline skip map map-baseline free-json free-json-skip)
+[ ${#modes[@]} -gt 0 ] || modes=(typed baseline skip map map-baseline free-json free-json-skip wild wild-baseline wild-map wild-map-baseline)
 count() { # mode, rounds
   N=$2 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$1" 2>&1 |
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p'

@@ -1,11 +1,20 @@
 //! Shared inputs of the toolgate benchmarks: a mixed set of real tool calls of both bundled
 //! catalogs, as JSON text, the schemas they are served, and handlers that do nothing with
-//! what they receive.
+//! what they receive; and calls of [`wild`], a surface with the shapes real MCP servers
+//! write (shared `$defs`, `anyOf`/`oneOf`, nullable fields, type lists, `const` tags).
 
 use std::collections::HashMap;
 use std::hint::black_box;
 
 use toolgate_generated::{maetra, tatara};
+
+/// `catalogs/wild`, written for this benchmark in the shapes of real servers' tools (a
+/// knowledge graph's entities, a step of sequential thinking, an issue's labels that are
+/// strings or objects, a git branch with a nullable base, a shape tagged by a `const`).
+#[allow(missing_docs)]
+pub mod wild {
+    toolgate_macros::catalog!("catalogs/wild");
+}
 
 /// One call: catalog, tool, arguments as JSON text.
 pub struct Call {
@@ -90,6 +99,76 @@ pub const CALLS: &[Call] = &[
         arguments: r#"{"mcp_access_token":"tok-5f2a","execution_id":"exec-77","attempt_number":1,"request":{"order":"1182","amount":120},"response":{"id":"re_123","status":"succeeded"},"status":"succeeded","started_at":"2026-01-04T10:00:00Z","completed_at":"2026-01-04T10:00:02Z"}"#,
     },
 ];
+
+/// Valid calls of [`wild`] (profile `agent`), in its shapes: `$defs` in arrays and nullable,
+/// a type list, a `oneOf` of a string and an object, a nullable string, a `const`-tagged
+/// `oneOf` of definitions.
+pub const WILD_CALLS: &[Call] = &[
+    Call {
+        catalog: "wild",
+        tool: "graph_add",
+        arguments: r#"{"entities":[{"name":"payments-api","kind":"service","facts":["retries card captures","owned by the billing team"]},{"name":"billing","kind":"team","facts":[]}],"merge_into":null}"#,
+    },
+    Call {
+        catalog: "wild",
+        tool: "think_step",
+        arguments: r#"{"thought":"The flaky test fails only when the retry backoff exceeds the test timeout.","more_needed":true,"step":3,"of":5,"revises":null}"#,
+    },
+    Call {
+        catalog: "wild",
+        tool: "issue_label",
+        arguments: r#"{"owner":"acme","repo":"payments-api","number":1182,"labels":["bug",{"name":"flaky-test","confidence":"HIGH"},{"name":"p2"}]}"#,
+    },
+    Call {
+        catalog: "wild",
+        tool: "branch_create",
+        arguments: r#"{"repo_path":"/srv/git/payments-api","branch_name":"fix/bound-backoff","base_branch":"main"}"#,
+    },
+    Call {
+        catalog: "wild",
+        tool: "shape_draw",
+        arguments: r#"{"shape":{"kind":"rect","width":120,"height":40.5},"fill":{"colour":"blue","opacity":0.8},"outline":{"colour":"black"},"at":[10,20]}"#,
+    },
+    Call {
+        catalog: "wild",
+        tool: "think_step",
+        arguments: r#"{"thought":"Cap the backoff at 30 s and make the cap configurable.","more_needed":"no","step":4,"of":5,"branch":"cap"}"#,
+    },
+];
+
+/// The input schema each tool of [`wild`] is served to profile `agent` (as authored:
+/// `$defs` and `$ref`s kept), by tool.
+pub fn wild_served_schemas() -> HashMap<&'static str, serde_json::Value> {
+    let list: serde_json::Value =
+        serde_json::from_str(wild::Profile::Agent.tools_list_json()).expect("tools/list parses");
+    let mut out = HashMap::new();
+    for t in list["tools"].as_array().into_iter().flatten() {
+        let Some(name) = t["name"].as_str() else {
+            continue;
+        };
+        let name: &'static str = Box::leak(name.to_string().into_boxed_str());
+        out.insert(name, t["inputSchema"].clone());
+    }
+    out
+}
+
+/// Typed dispatch of a [`WILD_CALLS`] call into [`WildSink`] through [`wild`]'s `agent`
+/// dispatch.
+#[inline]
+pub fn wild_dispatch<'a, A: toolgate_schema::runtime::RawArguments<'a>>(
+    call: &Call,
+    arguments: A,
+) -> Result<(), toolgate_schema::runtime::CallError> {
+    wild::dispatch_agent(&WildSink, call.tool, arguments)
+}
+
+/// The generated argument type a [`WILD_CALLS`] call is read as.
+pub fn wild_argument_type(call: &Call) -> &'static toolgate_schema::runtime::ArgumentType {
+    wild::ARGUMENT_TYPES
+        .iter()
+        .find(|t| t.tool == call.tool)
+        .unwrap_or_else(|| panic!("no argument type for {}", call.tool))
+}
 
 /// The input schema each (catalog, tool) is served in the benchmarked sessions: tatara's
 /// `implement` profile, and `maetra_session` (all three capabilities in the benchmarks).
@@ -221,5 +300,22 @@ impl maetra::GovernHandler for MaetraSink {
         record_execution_attempt: maetra::record_execution_attempt::Args,
         record_execution_effect: maetra::record_execution_effect::Args,
         request_approval: maetra::request_approval::Args,
+    );
+}
+
+/// [`Sink`] for [`wild`].
+pub struct WildSink;
+
+impl wild::AlwaysOnHandler for WildSink {
+    type Output = ();
+}
+
+impl wild::AgentHandler for WildSink {
+    sink!(
+        branch_create: wild::branch_create::Args,
+        graph_add: wild::graph_add::Args,
+        issue_label: wild::issue_label::Args,
+        shape_draw: wild::shape_draw::Args,
+        think_step: wild::think_step::Args,
     );
 }

@@ -1,5 +1,6 @@
 //! The direct path (`toolgate_schema::runtime::direct`) against serde, for every argument
-//! type of both bundled catalogs and of the tricky one: JSON texts written from each input
+//! type of both bundled catalogs, of the tricky one and of the wild shapes (unions,
+//! nullables, constants, `$defs`: `tests/catalogs/wild_typed`): JSON texts written from each input
 //! schema with every form JSON allows (escapes, whitespace, number spellings, member order,
 //! repeated and unknown members, wrong types, broken syntax), each read both ways. Whenever
 //! the direct path reads a text, serde must read it to the same value; the direct path must
@@ -17,6 +18,11 @@ use toolgate_schema::runtime::{ArgumentType, schema_from_json};
 #[allow(missing_docs)]
 mod tricky {
     toolgate_macros::catalog!("tests/catalogs/tricky");
+}
+
+#[allow(missing_docs)]
+mod wild_typed {
+    toolgate_macros::catalog!("tests/catalogs/wild_typed");
 }
 
 /// xorshift64*: a fixed sequence, no dependency.
@@ -334,7 +340,9 @@ fn all_types() -> Vec<&'static ArgumentType> {
 fn the_direct_path_reads_what_serde_reads_or_falls_back() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut same, mut fell_back) = (0usize, 0usize);
-    for t in all_types() {
+    // The wild shapes too: the texts follow the typed part of their schemas only (a union
+    // gets any JSON), so most fall back, and those the direct path reads must agree.
+    for t in all_types().into_iter().chain(wild_typed::ARGUMENT_TYPES) {
         let schema = schema_from_json(t.input_schema_json);
         for round in 0..400 {
             let mode = Mode {
@@ -384,5 +392,45 @@ fn plain_calls_take_the_direct_path() {
                 t.type_name
             );
         }
+    }
+}
+
+/// Calls of the wild shapes, as an agent sends them: a struct holding a union, a nullable, a
+/// constant or a recursive definition is read by the direct path too, to the value serde
+/// reads.
+#[test]
+fn calls_of_the_wild_shapes_take_the_direct_path() {
+    let calls: &[(&str, &str)] = &[
+        (
+            "update_issue_labels",
+            r#"{"owner":"o","repo":"r","issue_number":3,"labels":["bug",{"name":"p1","confidence":"HIGH"}]}"#,
+        ),
+        (
+            "git_create_branch",
+            r#"{"repo_path":"/r","branch_name":"b","base_branch":null}"#,
+        ),
+        (
+            "git_create_branch",
+            r#"{ "repo_path": "/r", "branch_name": "b", "base_branch": "main" }"#,
+        ),
+        (
+            "tree_edit",
+            r#"{"tree":{"name":"root","children":[{"name":"a","children":[{"name":"b"}]}]},"edit":{"op":"rename","to":"c"}}"#,
+        ),
+        (
+            "tree_edit",
+            r#"{"tree":{"name":"r"},"edit":{"op":"remove","depth":2}}"#,
+        ),
+        (
+            "route_plan",
+            r#"{"from":{"label":"a","lat":0,"lon":0},"to":{"label":"b","lat":1.5,"lon":-1},"via":[{"label":"c","lat":2,"lon":2}],"mode":"bike","fallback":null,"limit":{"kind":"distance","km":3},"rest_at":"by the lake"}"#,
+        ),
+    ];
+    for (tool, text) in calls {
+        let t = wild_typed::ARGUMENT_TYPES
+            .iter()
+            .find(|t| t.tool == *tool && !t.profiles.is_empty() && t.type_name.ends_with("::Args"))
+            .unwrap_or_else(|| panic!("no argument type for {tool}"));
+        assert_eq!((t.compare_direct)(text), Agreement::Same, "{tool}: {text}");
     }
 }

@@ -508,11 +508,16 @@ impl<'a, T: ReadDirect<'a>> ReadDirect<'a> for Box<T> {
     }
 }
 
-/// A nullable value (`Option<T>`, `null` is `None`): left to serde.
+/// A nullable value (`Option<T>`): `null` is `None`, anything else `T`'s, as serde_json
+/// reads an `Option`.
 impl<'a, T: ReadDirect<'a>> ReadDirect<'a> for Option<T> {
     #[inline]
-    fn read(_: &mut Reader<'a>) -> Direct<Self> {
-        Err(Fallback)
+    fn read(r: &mut Reader<'a>) -> Direct<Self> {
+        if r.peek() == Some(b'n') {
+            r.literal(b"null", serde_json::Value::Null)?;
+            return Ok(None);
+        }
+        T::read(r).map(Some)
     }
 }
 

@@ -362,6 +362,12 @@ impl Module<'_> {
                 }
             }
         };
+        let accept = if unit {
+            let text = &texts[0];
+            quote!(#rt::rules::equals_json(&__v, #text).then_some(#name))
+        } else {
+            quote!(#name::new(__v))
+        };
         if self.opts.schemars {
             let (keyword, value) = if unit {
                 ("const", values[0].clone())
@@ -383,10 +389,13 @@ impl Module<'_> {
                 }
             }
 
+            // Read as free JSON and compared, as its `Deserialize` does; a refusal is left
+            // to serde.
             impl<'a> #direct::ReadDirect<'a> for #name {
                 #[inline]
-                fn read(_: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
-                    ::core::result::Result::Err(#direct::Fallback)
+                fn read(__r: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
+                    let __v = <::serde_json::Value as #direct::ReadDirect<'a>>::read(__r)?;
+                    #accept.ok_or(#direct::Fallback)
                 }
             }
         });
@@ -586,20 +595,37 @@ impl Module<'_> {
         };
         // Decoding one alternative from the buffered value: `Some` when it decodes and
         // passes its check.
-        let decode = |v: &Ident, t: &Ty| -> TokenStream {
+        let decode = |v: &Ident, t: &Ty, s: &Schema| -> TokenStream {
             let tt = t.tokens();
+            // An alternative of one JSON type takes no value of another: not cloned and
+            // decoded to learn that (exact: serde refuses a value of another type).
+            let value = quote!(::serde_json::Value);
+            let fits = match &s.kind {
+                Kind::Any => quote!(true),
+                Kind::Boolean => quote!(::core::matches!(__v, #value::Bool(_))),
+                Kind::String(_) => quote!(::core::matches!(__v, #value::String(_))),
+                Kind::Integer(_) | Kind::Number(_) => {
+                    quote!(::core::matches!(__v, #value::Number(_)))
+                }
+                Kind::Array(_) => quote!(::core::matches!(__v, #value::Array(_))),
+                Kind::Object(_) => quote!(::core::matches!(__v, #value::Object(_))),
+            };
             let read = if *t == Ty::Int {
                 quote!(#rt::de::integer(__v.clone()))
             } else {
-                quote!(<#tt as ::serde::Deserialize<'de>>::deserialize(__v.clone()))
+                quote!(<#tt as ::serde::Deserialize<'static>>::deserialize(__v.clone()))
             };
             quote! {
-                match #read {
-                    ::core::result::Result::Ok(x) => {
-                        let c = #name::#v(x);
-                        if #rt::Check::check(&c) { ::core::option::Option::Some(c) } else { ::core::option::Option::None }
+                if !(#fits) {
+                    ::core::option::Option::None
+                } else {
+                    match #read {
+                        ::core::result::Result::Ok(x) => {
+                            let c = #name::#v(x);
+                            if #rt::Check::check(&c) { ::core::option::Option::Some(c) } else { ::core::option::Option::None }
+                        }
+                        ::core::result::Result::Err(_) => ::core::option::Option::None,
                     }
-                    ::core::result::Result::Err(_) => ::core::option::Option::None,
                 }
             }
         };
@@ -610,18 +636,18 @@ impl Module<'_> {
         );
         let body = match &pick {
             Pick::First => {
-                let tries = variants.iter().map(|(v, t, _)| {
-                    let d = decode(v, t);
+                let tries = variants.iter().map(|(v, t, s)| {
+                    let d = decode(v, t, s);
                     quote!(if let ::core::option::Option::Some(c) = #d { return ::core::result::Result::Ok(c); })
                 });
                 quote! {
                     #(#tries)*
-                    ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#none_msg))
+                    ::core::result::Result::Err((#none_msg))
                 }
             }
             Pick::One => {
-                let tries = variants.iter().map(|(v, t, _)| {
-                    let d = decode(v, t);
+                let tries = variants.iter().map(|(v, t, s)| {
+                    let d = decode(v, t, s);
                     quote!(if let ::core::option::Option::Some(c) = #d { __n += 1; if __found.is_none() { __found = ::core::option::Option::Some(c); } })
                 });
                 let many = format!("`{path}` matches more than one of its `oneOf` alternatives");
@@ -631,18 +657,18 @@ impl Module<'_> {
                     #(#tries)*
                     match __found {
                         ::core::option::Option::Some(c) if __n == 1 => ::core::result::Result::Ok(c),
-                        ::core::option::Option::Some(_) => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#many)),
-                        ::core::option::Option::None => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#none_msg)),
+                        ::core::option::Option::Some(_) => ::core::result::Result::Err((#many)),
+                        ::core::option::Option::None => ::core::result::Result::Err((#none_msg)),
                     }
                 }
             }
             Pick::Tag(prop, values) => {
-                let arms = variants.iter().zip(values).map(|((v, t, _), value)| {
-                    let d = decode(v, t);
+                let arms = variants.iter().zip(values).map(|((v, t, s), value)| {
+                    let d = decode(v, t, s);
                     let bad = format!("`{path}` is not a valid `{value}` (tagged by `{prop}`)");
                     quote!(::core::option::Option::Some(#value) => match #d {
                         ::core::option::Option::Some(c) => ::core::result::Result::Ok(c),
-                        ::core::option::Option::None => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#bad)),
+                        ::core::option::Option::None => ::core::result::Result::Err((#bad)),
                     })
                 });
                 let quoted: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
@@ -650,7 +676,7 @@ impl Module<'_> {
                 quote! {
                     match __v.get(#prop).and_then(::serde_json::Value::as_str) {
                         #(#arms,)*
-                        _ => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#unknown)),
+                        _ => ::core::result::Result::Err((#unknown)),
                     }
                 }
             }
@@ -674,6 +700,14 @@ impl Module<'_> {
 
             impl #lt #name #lt {
                 #owned
+
+                /// The value from its JSON: what serde and the direct path both read it by.
+                #[doc(hidden)]
+                pub fn __decode(
+                    __v: ::serde_json::Value,
+                ) -> ::core::result::Result<Self, &'static str> {
+                    #body
+                }
             }
 
             impl #de_generics ::serde::Deserialize<'de> for #name #lt {
@@ -681,7 +715,7 @@ impl Module<'_> {
                     deserializer: D,
                 ) -> ::core::result::Result<Self, D::Error> {
                     let __v = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                    #body
+                    Self::__decode(__v).map_err(<D::Error as ::serde::de::Error>::custom)
                 }
             }
 
@@ -705,10 +739,13 @@ impl Module<'_> {
                 }
             }
 
+            // The value read as free JSON in the same pass (as serde buffers it), then
+            // decoded as serde decodes it; a refusal is left to serde, which words it.
             impl<'a> #direct::ReadDirect<'a> for #name #lt {
                 #[inline]
-                fn read(_: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
-                    ::core::result::Result::Err(#direct::Fallback)
+                fn read(__r: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
+                    let __v = <::serde_json::Value as #direct::ReadDirect<'a>>::read(__r)?;
+                    Self::__decode(__v).map_err(|_| #direct::Fallback)
                 }
             }
         });
