@@ -336,71 +336,70 @@ impl Run<'_, '_> {
                 .collect(),
             None => Vec::new(),
         };
-        let threads = std::thread::available_parallelism()
+        // This thread lints too, between handing out reports: one fewer worker than cores.
+        let workers = std::thread::available_parallelism()
             .map_or(2, |n| n.get())
-            .min(n.max(1));
-        // The workers take files in order and lint at most WINDOW files ahead of the last
-        // report handed to `sink`: the reports waiting for an earlier one stay bounded. No
-        // worker waits for the others between batches, and the reports are handed out while
-        // the next files are linted.
-        let next = AtomicUsize::new(0);
-        let handed = Mutex::new(0usize);
-        let moved = Condvar::new();
-        let (tx, rx) = std::sync::mpsc::channel::<(usize, FileReport)>();
+            .min(n.max(1))
+            - 1;
+        let board = Board::new(n);
+        let report = |i: usize| {
+            let baseline = baselines.get(i).and_then(|b| lock(b).take());
+            (i, self.report(i, baseline))
+        };
         std::thread::scope(|s| {
-            for _ in 0..threads {
-                let tx = tx.clone();
-                let (next, handed, moved, baselines) = (&next, &handed, &moved, &baselines);
+            for _ in 0..workers {
+                let (board, report) = (&board, &report);
                 s.spawn(move || {
                     loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(path) = files.get(i) else { break };
-                        {
-                            let mut h = lock(handed);
-                            while i >= *h + WINDOW {
-                                h = moved.wait(h).unwrap_or_else(|p| p.into_inner());
-                            }
-                        }
-                        let baseline = baselines.get(i).and_then(|b| lock(b).take());
-                        let k = self.plan.config_of[i];
-                        let report = match self.linters[k].as_ref() {
-                            Some(linter) => {
-                                self.lint_one(path, baseline, linter, &self.plan.configs[k])
-                            }
-                            None => FileReport {
-                                path: walk::display(path),
-                                error: Some(
-                                    "not checked: no usable surface for it (see above)".to_string(),
-                                ),
-                                ..FileReport::default()
-                            },
-                        };
-                        if tx.send((i, report)).is_err() {
+                        let i = board.next.fetch_add(1, Ordering::Relaxed);
+                        if i >= n {
                             break;
                         }
+                        board.wait_for_room(i);
+                        let (i, r) = report(i);
+                        board.put(i, r);
                     }
                 });
             }
-            drop(tx);
-            // Reports that came before an earlier one, by index modulo WINDOW.
-            let mut waiting: Vec<Option<FileReport>> = (0..WINDOW.min(n)).map(|_| None).collect();
-            let mut emitted = 0;
-            for (i, report) in rx {
-                waiting[i % WINDOW] = Some(report);
-                let before = emitted;
-                while emitted < n {
-                    let Some(r) = waiting[emitted % WINDOW].take() else {
-                        break;
-                    };
+            let mut handed = 0;
+            while handed < n {
+                for r in board.take_ready() {
                     sink(r);
-                    emitted += 1;
+                    handed += 1;
                 }
-                if emitted != before {
-                    *lock(&handed) = emitted;
-                    moved.notify_all();
+                if handed == n {
+                    break;
+                }
+                // Lint the next file while the window has room; else wait for the report
+                // the next one to hand out is.
+                let claimed = board
+                    .next
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| {
+                        (v < n && v < handed + WINDOW).then_some(v + 1)
+                    });
+                match claimed {
+                    Ok(i) => {
+                        let (i, r) = report(i);
+                        board.put(i, r);
+                    }
+                    Err(_) => board.wait_for_head(),
                 }
             }
         });
+    }
+
+    /// The report of file `i`.
+    fn report(&self, i: usize, baseline: Option<Baseline>) -> FileReport {
+        let path = &self.plan.files[i];
+        let k = self.plan.config_of[i];
+        match self.linters[k].as_ref() {
+            Some(linter) => self.lint_one(path, baseline, linter, &self.plan.configs[k]),
+            None => FileReport {
+                path: walk::display(path),
+                error: Some("not checked: no usable surface for it (see above)".to_string()),
+                ..FileReport::default()
+            },
+        }
     }
 
     fn lint_one(
@@ -469,6 +468,108 @@ impl Run<'_, '_> {
         }
         report.lint = lint;
         report
+    }
+}
+
+/// Where the threads of a run leave the reports of the files they linted, for the one that
+/// hands them out in file order. Files are linted at most [`WINDOW`] ahead of the last report
+/// handed out, so the reports waiting for an earlier one stay bounded; no thread waits for
+/// the others except at that bound, or when everything left is being linted elsewhere.
+struct Board {
+    /// The next file to take.
+    next: AtomicUsize,
+    /// A mirror of `Ring::handed`, for the workers' check that there is room.
+    handed: AtomicUsize,
+    ring: Mutex<Ring>,
+    /// A worker waits here for room in the window.
+    room: Condvar,
+    /// The handing thread waits here for the report it is to hand out next.
+    arrived: Condvar,
+}
+
+struct Ring {
+    /// The report of file `i` at `i % WINDOW`.
+    slots: Vec<Option<FileReport>>,
+    /// How many reports were handed out.
+    handed: usize,
+    /// How many workers wait for room.
+    wanting_room: usize,
+    /// Whether the handing thread waits for the report of file `handed`.
+    wanting_head: bool,
+}
+
+impl Board {
+    fn new(n: usize) -> Board {
+        Board {
+            next: AtomicUsize::new(0),
+            handed: AtomicUsize::new(0),
+            ring: Mutex::new(Ring {
+                slots: (0..WINDOW.min(n)).map(|_| None).collect(),
+                handed: 0,
+                wanting_room: 0,
+                wanting_head: false,
+            }),
+            room: Condvar::new(),
+            arrived: Condvar::new(),
+        }
+    }
+
+    /// Waits until file `i` is within the window.
+    fn wait_for_room(&self, i: usize) {
+        if i < self.handed.load(Ordering::Acquire) + WINDOW {
+            return;
+        }
+        let mut ring = lock(&self.ring);
+        ring.wanting_room += 1;
+        while i >= ring.handed + WINDOW {
+            ring = self.room.wait(ring).unwrap_or_else(|p| p.into_inner());
+        }
+        ring.wanting_room -= 1;
+    }
+
+    /// Leaves the report of file `i` (within the window).
+    fn put(&self, i: usize, report: FileReport) {
+        let mut ring = lock(&self.ring);
+        let at = i % WINDOW;
+        ring.slots[at] = Some(report);
+        if ring.wanting_head && i == ring.handed {
+            self.arrived.notify_one();
+        }
+    }
+
+    /// The reports that are next in file order and done, counted as handed out.
+    fn take_ready(&self) -> Vec<FileReport> {
+        let mut ready = Vec::new();
+        let mut ring = lock(&self.ring);
+        loop {
+            let at = ring.handed % WINDOW;
+            let Some(r) = ring.slots.get_mut(at).and_then(Option::take) else {
+                break;
+            };
+            ready.push(r);
+            ring.handed += 1;
+        }
+        if !ready.is_empty() {
+            self.handed.store(ring.handed, Ordering::Release);
+            if ring.wanting_room > 0 {
+                self.room.notify_all();
+            }
+        }
+        ready
+    }
+
+    /// Waits until the report to hand out next is done.
+    fn wait_for_head(&self) {
+        let mut ring = lock(&self.ring);
+        loop {
+            let at = ring.handed % WINDOW;
+            if ring.slots.get(at).is_none_or(Option::is_some) {
+                break;
+            }
+            ring.wanting_head = true;
+            ring = self.arrived.wait(ring).unwrap_or_else(|p| p.into_inner());
+        }
+        ring.wanting_head = false;
     }
 }
 

@@ -361,7 +361,6 @@ pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Reads a file to lint, or says why it cannot be read.
 pub fn read(path: &Path) -> Result<String, String> {
-    use std::io::Read;
     // Opened first, then asked what it is: one lookup of the path per file (a `stat` by name
     // before `std::fs::read` cost a second one). Without blocking, so that a FIFO is told
     // apart, not waited on.
@@ -395,8 +394,7 @@ pub fn read(path: &Path) -> Result<String, String> {
             MAX_FILE_BYTES / (1024 * 1024)
         ));
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0) + 1);
-    file.read_to_end(&mut bytes)
+    let bytes = read_sized(&mut file, usize::try_from(meta.len()).unwrap_or(0))
         .map_err(|e| format!("cannot read it: {e}"))?;
     if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
         return Err("is a binary file (it holds NUL bytes); not checked".to_string());
@@ -407,6 +405,33 @@ pub fn read(path: &Path) -> Result<String, String> {
         let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
         format!("is not valid UTF-8 (bad byte at offset {at}, line {line}); not checked")
     })
+}
+
+/// Reads the regular file `file`, `size` bytes long when it was opened: one `read` when it
+/// still is (the size is asked for a byte more, and coming short means the end), where
+/// `read_to_end` makes a second one to see the end. A file that grew is read to its end.
+fn read_sized(file: &mut std::fs::File, size: usize) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = vec![0; size + 1];
+    let mut filled = 0;
+    loop {
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+        if filled == size {
+            break;
+        }
+        if filled == bytes.len() {
+            bytes.truncate(filled);
+            file.read_to_end(&mut bytes)?;
+            return Ok(bytes);
+        }
+    }
+    bytes.truncate(filled);
+    Ok(bytes)
 }
 
 /// Reads a file to lint like [`read`], but a file that is not valid UTF-8 is decoded lossily
