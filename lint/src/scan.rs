@@ -133,13 +133,18 @@ pub fn candidates(
     candidates_before(text, range, b'(', keep)
 }
 
-/// [`is_name_byte`] as a table, for the loops that run for every `(` of a file.
-static NAME_BYTE: [bool; 256] = {
-    let mut t = [false; 256];
+/// [`is_name_byte`] as a table, for the loops that run for every `(` of a file: 0 for other
+/// bytes, 1 for letters, digits and `_`, 3 for `-`.
+static NAME_BYTE: [u8; 256] = {
+    let mut t = [0; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            t[b] = 1;
+        } else if c == b'-' {
+            t[b] = 3;
+        }
         b += 1;
     }
     t
@@ -179,12 +184,19 @@ pub fn candidates_before(
         }
         let name_stop = i;
         // One backward pass over the name bytes (at most 128), noting a `-`: this loop runs
-        // for every `(` of every file, so it tests bytes with a table.
-        let mut dash = false;
-        while i > start && NAME_BYTE[usize::from(bytes[i - 1])] && name_stop - i < 128 {
+        // for every `(` of every file, so it tests bytes with a table (1 for a name byte, 3
+        // for `-`).
+        let floor = start.max(name_stop.saturating_sub(128));
+        let mut seen = 0u8;
+        while i > floor {
+            let t = NAME_BYTE[usize::from(bytes[i - 1])];
+            if t == 0 {
+                break;
+            }
+            seen |= t;
             i -= 1;
-            dash |= bytes[i] == b'-';
         }
+        let dash = seen & 2 != 0;
         // A name starts with a letter or `_` (never a digit or `-`), right after a byte that
         // is not a name byte: `9x(` and `-g(` are not names, nor the end of a longer one.
         if i >= name_stop
@@ -221,7 +233,8 @@ fn after_keyword(bytes: &[u8], floor: usize, name_start: usize) -> bool {
         return false;
     }
     let word_end = j;
-    while j > floor && is_name_byte(bytes[j - 1]) {
+    // The keywords are 2 to 9 bytes long: a longer word is none of them.
+    while j > floor && is_name_byte(bytes[j - 1]) && word_end - j < 10 {
         j -= 1;
     }
     matches!(
