@@ -86,6 +86,26 @@ pub struct Linter<'s> {
     /// The bytes a prefix (or `mcp_`) may start with: a name starting with another byte is
     /// unprefixed, without trying every prefix.
     prefix_starts: [bool; 256],
+    /// [`MARKS`] as one SIMD searcher (when the cpu has one): one pass over a file instead
+    /// of one per string.
+    marks: Option<aho_corasick::packed::Searcher>,
+    /// Every word a YAML-style call may start with ([`Linter::is_yaml_call_name`]): the
+    /// first server's tool and former names and every prefix. A code block that holds none
+    /// has no such call, and its lines are not read one by one. `None` when there are too
+    /// many for the searcher (or none): every block is read.
+    call_words: Option<aho_corasick::packed::Searcher>,
+}
+
+/// Strings whose presence lets a file skip a pass: JSON calls (`"arguments"`), `<tool>`
+/// tags, `toolgate:` markers.
+const MARKS: [&str; 3] = ["\"arguments\"", "<tool", "toolgate:"];
+
+/// Which of [`MARKS`] a file holds.
+#[derive(Clone, Copy, Default)]
+struct Marks {
+    arguments: bool,
+    tool_tag: bool,
+    markers: bool,
 }
 
 /// One server: its surface and the prefixes its tools are written under.
@@ -224,6 +244,11 @@ impl<'s> Linter<'s> {
             settings,
             refs: RefIndex::default(),
             prefix_starts: [false; 256],
+            marks: aho_corasick::packed::Config::new()
+                .builder()
+                .extend(MARKS)
+                .build(),
+            call_words: None,
         };
         linter.push_server(name, &prefixes, removed, surface);
         linter
@@ -264,6 +289,38 @@ impl<'s> Linter<'s> {
             }
         }
         self.prefix_starts = starts;
+        self.call_words = self.build_call_words();
+    }
+
+    fn build_call_words(&self) -> Option<aho_corasick::packed::Searcher> {
+        let main = self.servers.first()?;
+        let mut words: Vec<&str> = Vec::new();
+        for p in self.servers.iter().flat_map(|s| s.prefixes.iter()) {
+            // A prefix with nothing before its `*` may start any word.
+            if p.head.is_empty() {
+                return None;
+            }
+            words.push(&p.head);
+        }
+        words.extend(main.checker.surface.tools.iter().map(|t| t.name.as_str()));
+        words.extend(main.checker.former_names().map(|(old, _)| old));
+        if words.iter().any(|w| w.is_empty()) {
+            return None;
+        }
+        aho_corasick::packed::Config::new()
+            .builder()
+            .extend(&words)
+            .build()
+    }
+
+    /// Whether the code block `block` may hold a YAML-style call: it holds a word one can
+    /// start with.
+    fn may_hold_yaml_calls(&self, text: &str, block: Span) -> bool {
+        self.call_words.as_ref().is_none_or(|w| {
+            text.as_bytes()
+                .get(block.range())
+                .is_none_or(|b| w.find(b).is_some())
+        })
     }
 
     fn build_refs(&self) -> RefIndex {
@@ -300,6 +357,35 @@ impl<'s> Linter<'s> {
             .extend(&words)
             .build();
         RefIndex { ac, packed, pats }
+    }
+
+    /// Which of [`MARKS`] `text` holds.
+    fn marks(&self, text: &str) -> Marks {
+        let Some(searcher) = &self.marks else {
+            let has = |m: &str| memchr::memmem::find(text.as_bytes(), m.as_bytes()).is_some();
+            return Marks {
+                arguments: has(MARKS[0]),
+                tool_tag: has(MARKS[1]),
+                markers: has(MARKS[2]),
+            };
+        };
+        let mut found = Marks::default();
+        for m in searcher.find_iter(text) {
+            match m.pattern().as_usize() {
+                0 => found.arguments = true,
+                1 => {
+                    found.tool_tag = true;
+                    // `<toolgate:` holds the third string one byte in, which a search for
+                    // matches that do not overlap steps over.
+                    found.markers |= text[m.start() + 1..].starts_with(MARKS[2]);
+                }
+                _ => found.markers = true,
+            }
+            if found.arguments && found.tool_tag && found.markers {
+                break;
+            }
+        }
+        found
     }
 
     /// The surface's index (of the server unprefixed names belong to).
@@ -351,6 +437,7 @@ impl<'s> Linter<'s> {
     /// configuration gives the file's path, used when its front matter names none.
     pub fn lint_text(&self, path: &str, text: &str, mapped: Option<&[String]>) -> FileLint {
         let mut out = FileLint::default();
+        let marks = self.marks(text);
         let settings_file = is_settings_file(path);
         let fm = if settings_file {
             None
@@ -451,7 +538,7 @@ impl<'s> Linter<'s> {
                 }
             }
             for region in regions.iter() {
-                if !region.context.is_block_code() {
+                if !region.context.is_block_code() || !self.may_hold_yaml_calls(text, region.span) {
                     continue;
                 }
                 for y in forms::yaml_calls(text, region.span, |name| self.is_yaml_call_name(name)) {
@@ -470,7 +557,7 @@ impl<'s> Linter<'s> {
                 }
             }
         }
-        if !settings_file && memchr::memmem::find(text.as_bytes(), b"\"arguments\"").is_some() {
+        if !settings_file && marks.arguments {
             for j in forms::json_calls(text, body) {
                 let Some((si, tool_name, _)) = self.call_target(text, j.name) else {
                     continue;
@@ -566,7 +653,7 @@ impl<'s> Linter<'s> {
 
         // `<tool>name</tool>`: an unprefixed name in a tag is a tool reference (prefixed ones
         // were found above).
-        if !settings_file && memchr::memmem::find(text.as_bytes(), b"<tool").is_some() {
+        if !settings_file && marks.tool_tag {
             for tag in forms::tags(text, body) {
                 let name = tag.of(text);
                 if self.resolve(name).is_some() || HOST_TOOLS.contains(&name) {
@@ -680,7 +767,7 @@ impl<'s> Linter<'s> {
         }
         // Markers need every line; otherwise only the findings' offsets get a line, counted
         // in one pass (most files have a few findings, and indexing every line cost more).
-        let (lines, allowances) = if memchr::memmem::find(text.as_bytes(), b"toolgate:").is_some() {
+        let (lines, allowances) = if marks.markers {
             let index = LineIndex::new(text);
             let allowances = markers::read(text, &index);
             (Lines::Index(index), allowances)

@@ -211,6 +211,9 @@ pub fn candidates_before(
             continue;
         }
         let qualified = i > start && matches!(bytes[i - 1], b'.' | b':' | b'>' | b'$' | b'@');
+        if out.is_empty() {
+            out.reserve(16);
+        }
         out.push(Candidate {
             name: Span::new(i, name_stop),
             open,
@@ -529,7 +532,8 @@ fn list_marker(rest: &[u8]) -> Option<usize> {
 /// The regions of the Markdown body that starts at byte `from`, in document order.
 pub fn regions(text: &str, from: usize) -> Vec<Region> {
     let bytes = text.as_bytes();
-    let mut out = Vec::new();
+    // About one region per 80 bytes of a skill: room for them at once, not by doubling.
+    let mut out = Vec::with_capacity(text.len().saturating_sub(from) / 80 + 4);
     let mut list_col = 0usize;
     let mut prev_blank = true;
     let mut block: Option<Span> = None;
