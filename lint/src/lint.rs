@@ -86,6 +86,10 @@ pub struct Linter<'s> {
     /// The bytes a prefix (or `mcp_`) may start with: a name starting with another byte is
     /// unprefixed, without trying every prefix.
     prefix_starts: [bool; 256],
+    /// The first two bytes of every prefix and of `mcp_`, when every prefix has two before
+    /// any `*` (`None`: [`Linter::resolve`] tries the prefixes on every name `prefix_starts`
+    /// lets through).
+    prefix_pairs: Option<Vec<[u8; 2]>>,
     /// [`MARKS`] as one SIMD searcher (when the cpu has one): one pass over a file instead
     /// of one per string.
     marks: Option<aho_corasick::packed::Searcher>,
@@ -244,6 +248,7 @@ impl<'s> Linter<'s> {
             settings,
             refs: RefIndex::default(),
             prefix_starts: [false; 256],
+            prefix_pairs: None,
             marks: aho_corasick::packed::Config::new()
                 .builder()
                 .extend(MARKS)
@@ -289,6 +294,19 @@ impl<'s> Linter<'s> {
             }
         }
         self.prefix_starts = starts;
+        let mut pairs = vec![*b"mc"];
+        for p in self.servers.iter().flat_map(|s| s.prefixes.iter()) {
+            match p.head.as_bytes() {
+                [a, b, ..] => pairs.push([*a, *b]),
+                _ => {
+                    pairs.clear();
+                    break;
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        self.prefix_pairs = (!pairs.is_empty()).then_some(pairs);
         self.call_words = self.build_call_words();
     }
 
@@ -395,10 +413,19 @@ impl<'s> Linter<'s> {
 
     /// Which server a name written `full` belongs to.
     fn resolve(&self, full: &str) -> Option<Resolved> {
-        if !full
-            .bytes()
-            .next()
-            .is_some_and(|b| self.prefix_starts[usize::from(b)])
+        let bytes = full.as_bytes();
+        if !bytes
+            .first()
+            .is_some_and(|&b| self.prefix_starts[usize::from(b)])
+        {
+            return None;
+        }
+        // The first two bytes of a prefix (or of `mcp_`): most names that start like one
+        // (`memory_edges`, `task_note`) do not go on like one.
+        if let Some(pairs) = &self.prefix_pairs
+            && !bytes
+                .get(..2)
+                .is_some_and(|two| pairs.iter().any(|p| p == two))
         {
             return None;
         }
