@@ -535,9 +535,10 @@ pub fn regions(text: &str, from: usize) -> Vec<Region> {
     let mut fence: Option<(Fence, usize)> = None;
     let mut code: Option<Span> = None;
     let mut html: Option<(Html, usize)> = None;
-    let flush = |block: &mut Option<Span>, out: &mut Vec<Region>| {
+    let mut scratch = Scratch::default();
+    let mut flush = |block: &mut Option<Span>, out: &mut Vec<Region>| {
         if let Some(b) = block.take() {
-            inline_regions(text, b, out);
+            inline_regions(text, b, out, &mut scratch);
         }
     };
     let mut all = lines(text, from);
@@ -734,10 +735,16 @@ fn delimiter_row(text: &str, line: Span) -> Option<usize> {
 }
 
 /// Splits a paragraph-like block into table and text regions, code spans included.
-fn inline_regions(text: &str, block: Span, out: &mut Vec<Region>) {
+fn inline_regions(text: &str, block: Span, out: &mut Vec<Region>, scratch: &mut Scratch) {
     // A table needs a `|` (in its header and delimiter rows): most blocks have none.
     if memchr::memchr(b'|', &text.as_bytes()[block.range()]).is_none() {
-        code_spans(text, block, Context::InlineCode, Context::Prose, out);
+        code_spans(
+            text,
+            block,
+            (Context::InlineCode, Context::Prose),
+            out,
+            scratch,
+        );
         return;
     }
     let block_lines: Vec<Span> = lines(text, block.start)
@@ -755,29 +762,54 @@ fn inline_regions(text: &str, block: Span, out: &mut Vec<Region>) {
         }
     }
     let Some(header) = table_at else {
-        code_spans(text, block, Context::InlineCode, Context::Prose, out);
+        code_spans(
+            text,
+            block,
+            (Context::InlineCode, Context::Prose),
+            out,
+            scratch,
+        );
         return;
     };
     if header > 0 {
         let para = Span::new(block.start, block_lines[header - 1].end);
-        code_spans(text, para, Context::InlineCode, Context::Prose, out);
+        code_spans(
+            text,
+            para,
+            (Context::InlineCode, Context::Prose),
+            out,
+            scratch,
+        );
     }
     for (k, row) in block_lines.iter().enumerate().skip(header) {
         if k == header + 1 {
             continue;
         }
         for cell in cells(text, *row) {
-            code_spans(text, cell, Context::TableCode, Context::TableCell, out);
+            code_spans(
+                text,
+                cell,
+                (Context::TableCode, Context::TableCell),
+                out,
+                scratch,
+            );
         }
     }
 }
 
 /// Pairs backtick runs in `span` (CommonMark: a run of N backticks opens a code span that
 /// the next run of exactly N closes; a backslash before a run escapes its first backtick).
-fn code_spans(text: &str, span: Span, code: Context, prose: Context, out: &mut Vec<Region>) {
+fn code_spans(
+    text: &str,
+    span: Span,
+    (code, prose): (Context, Context),
+    out: &mut Vec<Region>,
+    scratch: &mut Scratch,
+) {
     let bytes = text.as_bytes();
     // (start, length, escaped)
-    let mut runs: Vec<(usize, usize, bool)> = Vec::new();
+    let runs = &mut scratch.runs;
+    runs.clear();
     let mut i = span.start;
     while let Some(off) = memchr::memchr(b'`', &bytes[i..span.end]) {
         let s = i + off;
@@ -795,7 +827,8 @@ fn code_spans(text: &str, span: Span, code: Context, prose: Context, out: &mut V
         });
         return;
     }
-    let mut closers = Closers::new(&runs);
+    let runs = &scratch.runs;
+    let mut closers = Closers::new(runs, &mut scratch.next);
     let mut text_start = span.start;
     let mut k = 0;
     while k < runs.len() {
@@ -837,21 +870,34 @@ fn code_spans(text: &str, span: Span, code: Context, prose: Context, out: &mut V
 /// so that finding each opener's closer (the next run of its length) is linear overall.
 /// Runs of up to [`Closers::SHORT`] backticks, nearly all of them, are chained through an
 /// array: no hashing and no list per length.
-enum Closers {
+enum Closers<'n> {
     /// `next[k]`: the next run of run k's length; `first[n]`: the cursor for length n.
     Short {
-        next: Vec<usize>,
-        first: [usize; Closers::SHORT + 1],
+        next: &'n mut Vec<usize>,
+        first: [usize; SHORT_RUN + 1],
     },
     Any(std::collections::HashMap<usize, (Vec<usize>, usize)>),
 }
 
-impl Closers {
-    const SHORT: usize = 16;
+/// The longest backtick run [`Closers::Short`] chains.
+const SHORT_RUN: usize = 16;
 
-    fn new(runs: &[(usize, usize, bool)]) -> Closers {
+/// Buffers the code-span pairing reuses from one block to the next (a skill has hundreds
+/// of blocks, and two allocations each cost more than pairing their backticks).
+#[derive(Default)]
+struct Scratch {
+    runs: Vec<(usize, usize, bool)>,
+    next: Vec<usize>,
+}
+
+impl Closers<'_> {
+    const SHORT: usize = SHORT_RUN;
+
+    /// `next` is a buffer kept from block to block.
+    fn new<'n>(runs: &[(usize, usize, bool)], next: &'n mut Vec<usize>) -> Closers<'n> {
         if runs.iter().all(|r| r.1 <= Closers::SHORT) {
-            let mut next = vec![usize::MAX; runs.len()];
+            next.clear();
+            next.resize(runs.len(), usize::MAX);
             let mut first = [usize::MAX; Closers::SHORT + 1];
             for (k, r) in runs.iter().enumerate().rev() {
                 next[k] = first[r.1];
