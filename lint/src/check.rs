@@ -78,10 +78,10 @@ pub struct Checker<'s> {
     /// Tool names to their index in the surface, with a cheap hash: the pre-filter asks for
     /// every `name(` in every file.
     names: HashMap<&'s str, usize, BuildFnv>,
-    /// The lengths (up to 63) and first bytes of every tool and former name: most names
-    /// the pre-filter asks about are neither, and these two tests say so without hashing.
-    name_lengths: u64,
-    name_starts: [bool; 256],
+    /// For each first byte, the lengths (up to 63) of the tool and former names that start
+    /// with it: most names the pre-filter asks about are none of them, and this test says so
+    /// without hashing.
+    lengths_by_start: Box<[u64; 256]>,
     /// Did-you-mean answers already computed: a drifted repository repeats the same wrong
     /// name many times, and string similarity is the costliest part of a finding.
     memo: std::sync::Mutex<HashMap<String, Option<String>>>,
@@ -120,23 +120,20 @@ impl<'s> Checker<'s> {
             .enumerate()
             .map(|(i, t)| (t.name.as_str(), i))
             .collect();
-        let mut name_lengths = 0u64;
-        let mut name_starts = [false; 256];
+        let mut lengths_by_start = Box::new([0u64; 256]);
         for n in surface
             .tools
             .iter()
             .map(|t| t.name.as_str())
             .chain(former_tools.keys().copied())
         {
-            name_lengths |= 1u64 << n.len().min(63);
             if let Some(b) = n.bytes().next() {
-                name_starts[usize::from(b)] = true;
+                lengths_by_start[usize::from(b)] |= 1u64 << n.len().min(63);
             }
         }
         Checker {
             surface,
-            name_lengths,
-            name_starts,
+            lengths_by_start,
             former_tools,
             former_sets,
             names,
@@ -162,7 +159,7 @@ impl<'s> Checker<'s> {
     /// What `name` is.
     pub fn lookup(&self, name: &str) -> NameKind<'s> {
         let first = name.bytes().next().map_or(0, usize::from);
-        if self.name_lengths & (1u64 << name.len().min(63)) == 0 || !self.name_starts[first] {
+        if self.lengths_by_start[first] & (1u64 << name.len().min(63)) == 0 {
             return NameKind::Unknown;
         }
         if self.names.contains_key(name) {

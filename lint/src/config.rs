@@ -184,6 +184,9 @@ pub struct Config {
     pub servers: Vec<ServerSpec>,
     /// The server unprefixed names belong to (`unprefixed`, or the only server).
     pub unprefixed: Option<String>,
+    /// `base` made absolute, and the `base` it was made from ([`Config::relative`] runs for
+    /// every walked file).
+    absolute_base: std::sync::OnceLock<(PathBuf, PathBuf)>,
 }
 
 impl Config {
@@ -217,6 +220,7 @@ impl Config {
                 .collect(),
             servers: Vec::new(),
             unprefixed: None,
+            absolute_base: std::sync::OnceLock::new(),
         }
     }
 
@@ -370,7 +374,7 @@ impl Config {
                 p.strip_prefix(base).ok()
             })
             .flatten();
-        let rel = match lexical {
+        let rel = match lexical.or_else(|| self.relative_to_absolute_base(path)) {
             Some(r) => r.to_path_buf(),
             None => {
                 let abs = absolute(path);
@@ -382,6 +386,32 @@ impl Config {
         };
         let s = rel.to_string_lossy().replace('\\', "/");
         s.trim_start_matches("./").to_string()
+    }
+
+    /// What `absolute(path)` stripped of `absolute(base)` is, worked out without building
+    /// `absolute(path)`, for a relative `path` without `..` under the current folder when the
+    /// absolute base is there too: `path` (its `./` dropped) stripped of the base's part
+    /// below the current folder. `None` when that does not apply or does not strip.
+    fn relative_to_absolute_base<'p>(&self, path: &'p Path) -> Option<&'p Path> {
+        if !path.is_relative()
+            || path
+                .components()
+                .any(|c| matches!(c, std::path::Component::ParentDir))
+        {
+            return None;
+        }
+        let cwd = current_dir()?;
+        let cached = self
+            .absolute_base
+            .get_or_init(|| (self.base.clone(), absolute(&self.base)));
+        let base = if cached.0 == self.base {
+            std::borrow::Cow::Borrowed(&cached.1)
+        } else {
+            std::borrow::Cow::Owned(absolute(&self.base))
+        };
+        let below = base.strip_prefix(cwd).ok()?;
+        let p = path.strip_prefix(".").unwrap_or(path);
+        p.strip_prefix(below).ok()
     }
 
     /// The profiles the mapping gives `path`, if any.
@@ -447,14 +477,19 @@ fn build_set<'a>(globs: impl Iterator<Item = &'a str>) -> Result<GlobSet, String
 /// `path` made absolute like [`std::path::absolute`], with the current folder asked of the
 /// system once per run (it does not change during one), not once per walked file.
 pub fn absolute(path: &Path) -> PathBuf {
-    static CWD: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     if path.is_absolute() {
         return path.components().collect();
     }
-    match CWD.get_or_init(|| std::env::current_dir().ok()) {
+    match current_dir() {
         Some(cwd) => cwd.join(path).components().collect(),
         None => std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
     }
+}
+
+/// The current folder, asked for once.
+fn current_dir() -> Option<&'static Path> {
+    static CWD: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    CWD.get_or_init(|| std::env::current_dir().ok()).as_deref()
 }
 
 /// Looks for `toolgate.toml` in `start` (a folder, or a file's folder) and its parents.

@@ -184,18 +184,18 @@ pub fn yaml_calls(
         while e > i && matches!(bytes[e - 1], b'.' | b'/' | b'-') {
             e -= 1;
         }
-        // Cheap tests first: pairs on the line (a `:` after white space), or a more
-        // indented line under it.
-        let same_line = match bytes.get(e) {
-            _ if e == stop => false,
-            Some(b' ' | b'\t') => memchr::memchr(b':', &bytes[e..stop]).is_some(),
-            _ => continue,
-        };
-        if !same_line && !more_indented(bytes, pos, end, ind) {
+        // The name ends the line or white space follows it; it is a tool (a cheap test, and
+        // most first words of code lines are not: it goes before reading the rest); then
+        // pairs on the line (a `:` after white space), or a more indented line under it.
+        if e != stop && !matches!(bytes.get(e), Some(b' ' | b'\t')) {
             continue;
         }
         let name = Span::new(i, e);
         if !is_tool(name.of(text)) {
+            continue;
+        }
+        let same_line = e != stop && memchr::memchr(b':', &bytes[e..stop]).is_some();
+        if !same_line && !more_indented(bytes, pos, end, ind) {
             continue;
         }
         let mut spans = Vec::new();

@@ -93,6 +93,168 @@ impl Scalar {
 
 /// Decodes the YAML text at `yaml` in `text`.
 pub fn decode(text: &str, yaml: Span) -> Decoded {
+    simple(text, yaml).unwrap_or_else(|| decode_yaml(text, yaml))
+}
+
+/// Decodes front matter written in the plainest form, which nearly every skill uses: one
+/// `key: value` per line, the value a plain one-line scalar, a double-quoted string without
+/// escapes, or a one-line list of such strings and simple words (`["implement", review]`).
+/// It gives what [`decode_yaml`] gives, spans included (a test holds them equal on every
+/// fixture, on the real corpus and on generated front matter), and `None` for anything
+/// else, which saphyr then reads. Hand-written because a YAML parse is about 30,000
+/// instructions for a 200-byte front matter, more than the rest of a file's lint on
+/// average; what this accepts is deliberately far narrower than YAML.
+fn simple(text: &str, yaml: Span) -> Option<Decoded> {
+    let src = text.get(yaml.range())?;
+    let mut out = Decoded::default();
+    let mut start = 0;
+    while start < src.len() {
+        let end = src[start..].find('\n').map_or(src.len(), |i| start + i);
+        simple_line(src, start, end, yaml.start, &mut out)?;
+        start = end + 1;
+    }
+    Some(out)
+}
+
+/// Reads the line `src[start..end]` (of YAML starting at `base` in the file) into `out`.
+fn simple_line(src: &str, start: usize, end: usize, base: usize, out: &mut Decoded) -> Option<()> {
+    let line = &src[start..end];
+    let bytes = line.as_bytes();
+    let first = *bytes.first()?;
+    if !(first.is_ascii_alphabetic() || first == b'_') {
+        return None;
+    }
+    let key_len = bytes
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'-'))?;
+    if !line[key_len..].starts_with(": ") {
+        return None;
+    }
+    let key = &line[..key_len];
+    let key_span = Span::new(base + start, base + start + key_len);
+    let value_at = key_len + 2;
+    let value = &line[value_at..];
+    let at = |from: usize, to: usize| Span::new(base + start + from, base + start + to);
+    let profiles_key = key == "profiles" || key == "profile";
+    if let Some(list) = value.strip_prefix('[') {
+        let inner = list.strip_suffix(']')?;
+        let inner_at = value_at + 1;
+        if profiles_key {
+            out.profiles = Some(Declared {
+                key: (key.to_string(), key_span),
+                names: Vec::new(),
+            });
+        }
+        if inner.bytes().all(|b| b == b' ') {
+            return Some(());
+        }
+        let mut from = 0;
+        for item in inner.split(',') {
+            let lead = item.len() - item.trim_start_matches(' ').len();
+            let word = item.trim_matches(' ');
+            let item_at = inner_at + from + lead;
+            from += item.len() + 1;
+            let (value, style, span) = simple_scalar(word, true)?;
+            let span = at(item_at + span.start, item_at + span.end);
+            push_simple(
+                out,
+                value,
+                style,
+                span,
+                profiles_key,
+                text_of(src, base, span),
+            )?;
+        }
+        return Some(());
+    }
+    let (value, style, span) = simple_scalar(value, false)?;
+    let span = at(value_at + span.start, value_at + span.end);
+    if profiles_key {
+        let mut d = Declared {
+            key: (key.to_string(), key_span),
+            names: Vec::new(),
+        };
+        if !is_plain_null(value, style) {
+            d.names.push((value.to_string(), span));
+        }
+        out.profiles = Some(d);
+    }
+    push_simple(out, value, style, span, false, text_of(src, base, span))
+}
+
+fn text_of(src: &str, base: usize, span: Span) -> &str {
+    src.get(span.start - base..span.end - base).unwrap_or("")
+}
+
+/// A value [`simple`] reads: a double-quoted string without escapes, or a plain scalar that
+/// cannot be anything else (no indicator first, no `: `, `#`, tab or control character, no
+/// space at either end; in a list, only a simple word); with its style and its span within
+/// `raw`, quotes included.
+fn simple_scalar(raw: &str, in_list: bool) -> Option<(&str, ScalarStyle, Span)> {
+    if let Some(rest) = raw.strip_prefix('"') {
+        let content = rest.strip_suffix('"')?;
+        if content.contains(['"', '\\']) || !content.chars().all(simple_char) {
+            return None;
+        }
+        return Some((content, ScalarStyle::DoubleQuoted, Span::new(0, raw.len())));
+    }
+    let first = raw.chars().next()?;
+    let ok = if in_list {
+        raw.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+            && (first.is_ascii_alphanumeric() || first == '_')
+    } else {
+        !first.is_whitespace()
+            && !"-?:,[]{}#&*!|>'\"%@`".contains(first)
+            && !raw.contains(": ")
+            && !raw.contains('#')
+            && !raw.ends_with([':', ' '])
+            && raw.chars().all(simple_char)
+    };
+    ok.then_some((raw, ScalarStyle::Plain, Span::new(0, raw.len())))
+}
+
+/// A character a simple scalar may hold: printable, and never one YAML reads as a break,
+/// a tab or a byte order mark.
+fn simple_char(c: char) -> bool {
+    !(c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
+        ))
+}
+
+fn is_plain_null(value: &str, style: ScalarStyle) -> bool {
+    style == ScalarStyle::Plain && matches!(value, "" | "~" | "null" | "Null" | "NULL")
+}
+
+/// Records a string value as [`decode_yaml`] does (a plain null is no string; a list item
+/// under `profiles` is a profile name too).
+fn push_simple(
+    out: &mut Decoded,
+    value: &str,
+    style: ScalarStyle,
+    span: Span,
+    profile_item: bool,
+    raw: &str,
+) -> Option<()> {
+    if is_plain_null(value, style) {
+        return Some(());
+    }
+    if profile_item && let Some(d) = &mut out.profiles {
+        d.names.push((value.to_string(), span));
+    }
+    out.scalars.push(Scalar {
+        value: value.to_string(),
+        raw: span,
+        verbatim: raw == value,
+        style,
+    });
+    Some(())
+}
+
+/// Decodes the YAML text at `yaml` in `text` with saphyr.
+fn decode_yaml(text: &str, yaml: Span) -> Decoded {
     let src = yaml.of(text);
     let mut out = Decoded::default();
     // saphyr reports positions in characters; map them to bytes.
@@ -296,6 +458,132 @@ mod tests {
             let off = s.value.find("\"close").unwrap();
             assert_eq!(&t[s.raw_offset(&t, off)..][..6], "\"close", "{header}");
         }
+    }
+
+    /// The two decoders, side by side: `simple` either declines or gives what saphyr gives.
+    fn agrees(yaml: &str) -> bool {
+        let text = format!("---\n{yaml}---\nbody\n");
+        let span = Span::new(4, 4 + yaml.len());
+        let Some(fast) = simple(&text, span) else {
+            return false;
+        };
+        let full = decode_yaml(&text, span);
+        assert_eq!(format!("{fast:?}"), format!("{full:?}"), "for {yaml:?}");
+        true
+    }
+
+    #[test]
+    fn the_simple_reading_is_saphyrs() {
+        for yaml in [
+            "name: x\ndescription: Calls f(a=\"b\") and more, [really] {yes}.\nprofiles: [\"implement\", refine]\n",
+            "profile: review\n",
+            "profiles: []\n",
+            "profiles: [ ]\n",
+            "profiles: [\"*\"]\n",
+            "profiles: null\nname: ~\n",
+            "profiles: [null, a]\n",
+            "description: \"Quoted: with a colon # and a hash\"\n",
+            "description: Consignes en français — une ligne.\n",
+            "tools: [Read, Grep, mcp__github__get_me]\n",
+            "url: https://example.com/x\n",
+            "",
+        ] {
+            assert!(agrees(yaml), "declined {yaml:?}");
+        }
+        // Declined, for saphyr: what YAML reads in more than one way.
+        for yaml in [
+            "a:  two spaces\n",
+            "a: b: c\n",
+            "a: b # comment\n",
+            "a: 'single'\n",
+            "a: \"esc\\\"aped\"\n",
+            "a: |\n  block\n",
+            "a:\n  - x\n",
+            "a: x\n  more\n",
+            "- a\n",
+            "a: [b, ]\n",
+            "a: *alias\n",
+            "a: x\r\n",
+            "\n",
+        ] {
+            assert!(!agrees(yaml), "accepted {yaml:?}");
+        }
+    }
+
+    /// Every fixture's front matter, and the real corpus's when `../shared` is here.
+    #[test]
+    fn the_simple_reading_is_saphyrs_on_real_files() {
+        fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    files(&p, out);
+                } else if p.extension().is_some_and(|x| x == "md") {
+                    out.push(p);
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut all = Vec::new();
+        files(&root.join("skills-fixtures"), &mut all);
+        for shared in ["../shared/anchors/tatara", "../shared/anchors/wild-agents"] {
+            if root.join(shared).is_dir() {
+                files(&root.join(shared), &mut all);
+            } else {
+                eprintln!("skipped {shared}: not here");
+            }
+        }
+        let mut simple_ones = 0;
+        for f in &all {
+            let Ok(text) = std::fs::read_to_string(f) else {
+                continue;
+            };
+            if let Some(fm) = crate::scan::front_matter(&text)
+                && let Some(fast) = simple(&text, fm.yaml)
+            {
+                let full = decode_yaml(&text, fm.yaml);
+                assert_eq!(format!("{fast:?}"), format!("{full:?}"), "{}", f.display());
+                simple_ones += 1;
+            }
+        }
+        assert!(simple_ones > 10, "only {simple_ones} simple front matters");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config { cases: 3000, ..Default::default() })]
+        /// Front matter made of lines close to the simple form (keys, plain and quoted
+        /// values with YAML's special characters, lists): wherever `simple` reads one, it
+        /// reads it as saphyr does.
+        #[test]
+        fn generated_front_matter_agrees(lines in proptest::collection::vec(line(), 0..5)) {
+            agrees(&lines.concat());
+        }
+    }
+
+    fn line() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let word = proptest::string::string_regex("[a-z_][a-z0-9_-]{0,6}").unwrap();
+        let chars = || {
+            proptest::string::string_regex("[a-zA-Z0-9 :#,\\[\\]{}'\"*&!|>%@`?.~/\\\\é—\\t-]{0,12}")
+                .unwrap()
+        };
+        let item = prop_oneof![
+            chars().prop_map(|c| format!("\"{c}\"")),
+            chars(),
+            Just("null".to_string()),
+        ];
+        let value = prop_oneof![
+            chars(),
+            chars().prop_map(|c| format!("\"{c}\"")),
+            proptest::collection::vec(item, 0..4).prop_map(|v| format!("[{}]", v.join(", "))),
+            Just("~".to_string()),
+        ];
+        let key = prop_oneof![
+            word,
+            Just("profiles".to_string()),
+            Just("profile".to_string())
+        ];
+        (key, value).prop_map(|(k, v)| format!("{k}: {v}\n"))
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::params;
 use crate::rules::{self, Rule, Severity};
 use crate::scan::{self, Context, region_of};
 use crate::servers::{self, Prefix};
-use crate::text::{LineIndex, Span};
+use crate::text::{LineIndex, OffsetLines, Position, Span};
 use crate::toollist::{self, ListKey};
 
 /// Settings that come from the configuration.
@@ -87,6 +87,30 @@ pub struct Linter<'s> {
     /// The bytes a prefix (or `mcp_`) may start with: a name starting with another byte is
     /// unprefixed, without trying every prefix.
     prefix_starts: [bool; 256],
+    /// The first two bytes of every prefix and of `mcp_`, when every prefix has two before
+    /// any `*` (`None`: [`Linter::resolve`] tries the prefixes on every name `prefix_starts`
+    /// lets through).
+    prefix_pairs: Option<Vec<[u8; 2]>>,
+    /// [`MARKS`] as one SIMD searcher (when the cpu has one): one pass over a file instead
+    /// of one per string.
+    marks: Option<aho_corasick::packed::Searcher>,
+    /// Every word a YAML-style call may start with ([`Linter::is_yaml_call_name`]): the
+    /// first server's tool and former names and every prefix. A code block that holds none
+    /// has no such call, and its lines are not read one by one. `None` when there are too
+    /// many for the searcher (or none): every block is read.
+    call_words: Option<aho_corasick::packed::Searcher>,
+}
+
+/// Strings whose presence lets a file skip a pass: JSON calls (`"arguments"`), `<tool>`
+/// tags, `toolgate:` markers.
+const MARKS: [&str; 3] = ["\"arguments\"", "<tool", "toolgate:"];
+
+/// Which of [`MARKS`] a file holds.
+#[derive(Clone, Copy, Default)]
+struct Marks {
+    arguments: bool,
+    tool_tag: bool,
+    markers: bool,
 }
 
 /// One server: its surface and the prefixes its tools are written under.
@@ -110,7 +134,28 @@ enum Pat {
 #[derive(Debug, Default)]
 struct RefIndex {
     ac: Option<AhoCorasick>,
+    /// The same patterns as a SIMD searcher (Teddy), when the processor has one: the
+    /// automaton's prefilter looks for the patterns' first bytes (`m` and `t` for tatara's
+    /// prefixes), which English text holds every few bytes, and it cost a tenth of the lint.
+    packed: Option<aho_corasick::packed::Searcher>,
     pats: Vec<Pat>,
+}
+
+impl RefIndex {
+    /// Every match in `hay`, leftmost-longest, not overlapping: (pattern, start, end).
+    fn matches(&self, hay: &str) -> Vec<(usize, usize, usize)> {
+        if let Some(p) = &self.packed {
+            p.find_iter(hay)
+                .map(|m| (m.pattern().as_usize(), m.start(), m.end()))
+                .collect()
+        } else if let Some(ac) = &self.ac {
+            ac.find_iter(hay)
+                .map(|m| (m.pattern().as_usize(), m.start(), m.end()))
+                .collect()
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 /// A name, resolved against the servers' prefixes.
@@ -204,6 +249,12 @@ impl<'s> Linter<'s> {
             settings,
             refs: RefIndex::default(),
             prefix_starts: [false; 256],
+            prefix_pairs: None,
+            marks: aho_corasick::packed::Config::new()
+                .builder()
+                .extend(MARKS)
+                .build(),
+            call_words: None,
         };
         linter.push_server(name, &prefixes, removed, surface);
         linter
@@ -244,6 +295,51 @@ impl<'s> Linter<'s> {
             }
         }
         self.prefix_starts = starts;
+        let mut pairs = vec![*b"mc"];
+        for p in self.servers.iter().flat_map(|s| s.prefixes.iter()) {
+            match p.head.as_bytes() {
+                [a, b, ..] => pairs.push([*a, *b]),
+                _ => {
+                    pairs.clear();
+                    break;
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        self.prefix_pairs = (!pairs.is_empty()).then_some(pairs);
+        self.call_words = self.build_call_words();
+    }
+
+    fn build_call_words(&self) -> Option<aho_corasick::packed::Searcher> {
+        let main = self.servers.first()?;
+        let mut words: Vec<&str> = Vec::new();
+        for p in self.servers.iter().flat_map(|s| s.prefixes.iter()) {
+            // A prefix with nothing before its `*` may start any word.
+            if p.head.is_empty() {
+                return None;
+            }
+            words.push(&p.head);
+        }
+        words.extend(main.checker.surface.tools.iter().map(|t| t.name.as_str()));
+        words.extend(main.checker.former_names().map(|(old, _)| old));
+        if words.iter().any(|w| w.is_empty()) {
+            return None;
+        }
+        aho_corasick::packed::Config::new()
+            .builder()
+            .extend(&words)
+            .build()
+    }
+
+    /// Whether the code block `block` may hold a YAML-style call: it holds a word one can
+    /// start with.
+    fn may_hold_yaml_calls(&self, text: &str, block: Span) -> bool {
+        self.call_words.as_ref().is_none_or(|w| {
+            text.as_bytes()
+                .get(block.range())
+                .is_none_or(|b| w.find(b).is_some())
+        })
     }
 
     fn build_refs(&self) -> RefIndex {
@@ -274,7 +370,41 @@ impl<'s> Linter<'s> {
             .match_kind(MatchKind::LeftmostLongest)
             .build(&words)
             .ok();
-        RefIndex { ac, pats }
+        let packed = aho_corasick::packed::Config::new()
+            .match_kind(aho_corasick::packed::MatchKind::LeftmostLongest)
+            .builder()
+            .extend(&words)
+            .build();
+        RefIndex { ac, packed, pats }
+    }
+
+    /// Which of [`MARKS`] `text` holds.
+    fn marks(&self, text: &str) -> Marks {
+        let Some(searcher) = &self.marks else {
+            let has = |m: &str| memchr::memmem::find(text.as_bytes(), m.as_bytes()).is_some();
+            return Marks {
+                arguments: has(MARKS[0]),
+                tool_tag: has(MARKS[1]),
+                markers: has(MARKS[2]),
+            };
+        };
+        let mut found = Marks::default();
+        for m in searcher.find_iter(text) {
+            match m.pattern().as_usize() {
+                0 => found.arguments = true,
+                1 => {
+                    found.tool_tag = true;
+                    // `<toolgate:` holds the third string one byte in, which a search for
+                    // matches that do not overlap steps over.
+                    found.markers |= text[m.start() + 1..].starts_with(MARKS[2]);
+                }
+                _ => found.markers = true,
+            }
+            if found.arguments && found.tool_tag && found.markers {
+                break;
+            }
+        }
+        found
     }
 
     /// The surface's index (of the server unprefixed names belong to).
@@ -284,10 +414,19 @@ impl<'s> Linter<'s> {
 
     /// Which server a name written `full` belongs to.
     fn resolve(&self, full: &str) -> Option<Resolved> {
-        if !full
-            .bytes()
-            .next()
-            .is_some_and(|b| self.prefix_starts[usize::from(b)])
+        let bytes = full.as_bytes();
+        if !bytes
+            .first()
+            .is_some_and(|&b| self.prefix_starts[usize::from(b)])
+        {
+            return None;
+        }
+        // The first two bytes of a prefix (or of `mcp_`): most names that start like one
+        // (`memory_edges`, `task_note`) do not go on like one.
+        if let Some(pairs) = &self.prefix_pairs
+            && !bytes
+                .get(..2)
+                .is_some_and(|two| pairs.iter().any(|p| p == two))
         {
             return None;
         }
@@ -326,6 +465,7 @@ impl<'s> Linter<'s> {
     /// configuration gives the file's path, used when its front matter names none.
     pub fn lint_text(&self, path: &str, text: &str, mapped: Option<&[String]>) -> FileLint {
         let mut out = FileLint::default();
+        let marks = self.marks(text);
         let settings_file = is_settings_file(path);
         let fm = if settings_file {
             None
@@ -426,7 +566,7 @@ impl<'s> Linter<'s> {
                 }
             }
             for region in regions.iter() {
-                if !region.context.is_block_code() {
+                if !region.context.is_block_code() || !self.may_hold_yaml_calls(text, region.span) {
                     continue;
                 }
                 for y in forms::yaml_calls(text, region.span, |name| self.is_yaml_call_name(name)) {
@@ -445,7 +585,7 @@ impl<'s> Linter<'s> {
                 }
             }
         }
-        if !settings_file && memchr::memmem::find(text.as_bytes(), b"\"arguments\"").is_some() {
+        if !settings_file && marks.arguments {
             for j in forms::json_calls(text, body) {
                 let Some((si, tool_name, _)) = self.call_target(text, j.name) else {
                     continue;
@@ -546,7 +686,7 @@ impl<'s> Linter<'s> {
 
         // `<tool>name</tool>`: an unprefixed name in a tag is a tool reference (prefixed ones
         // were found above).
-        if !settings_file && memchr::memmem::find(text.as_bytes(), b"<tool").is_some() {
+        if !settings_file && marks.tool_tag {
             for tag in forms::tags(text, body) {
                 let name = tag.of(text);
                 if self.resolve(name).is_some() || HOST_TOOLS.contains(&name) {
@@ -681,8 +821,22 @@ impl<'s> Linter<'s> {
         if problems.is_empty() {
             return out;
         }
-        let lines = LineIndex::new(text);
-        let allowances = markers::read(text, &lines);
+        // Markers need every line; otherwise only the findings' offsets get a line, counted
+        // in one pass (most files have a few findings, and indexing every line cost more).
+        let (lines, allowances) = if marks.markers {
+            let index = LineIndex::new(text);
+            let allowances = markers::read(text, &index);
+            (Lines::Index(index), allowances)
+        } else {
+            let offsets = problems
+                .iter()
+                .flat_map(|(p, call)| [p.span.start, p.span.end, call.start])
+                .collect();
+            (
+                Lines::Offsets(OffsetLines::new(text, offsets)),
+                markers::Allowances::default(),
+            )
+        };
         for w in &allowances.problems {
             out.warnings.push(format!("{path}: {w}"));
         }
@@ -690,8 +844,8 @@ impl<'s> Linter<'s> {
             let Some(severity) = self.settings.severity(p.rule) else {
                 continue;
             };
-            let line = lines.line_of(p.span.start);
-            let call_line = lines.line_of(call_span.start);
+            let line = lines.line_of(text, p.span.start);
+            let call_line = lines.line_of(text, call_span.start);
             if allowances.allows(p.rule, line) || allowances.allows(p.rule, call_line) {
                 continue;
             }
@@ -1066,20 +1220,17 @@ impl<'s> Linter<'s> {
     /// Every name written behind a configured prefix, and every unprefixed former or removed
     /// name, outside calls or inside them, from `from` on.
     fn references(&self, text: &str, from: usize) -> Vec<Reference> {
-        let Some(ac) = &self.refs.ac else {
-            return Vec::new();
-        };
         let bytes = text.as_bytes();
         let mut out = Vec::new();
         let hay = &text[from.min(text.len())..];
-        for m in ac.find_iter(hay) {
-            let start = from + m.start();
+        for (pattern, m_start, m_end) in self.refs.matches(hay) {
+            let start = from + m_start;
             if start > 0 && is_ref_byte(bytes[start - 1]) {
                 continue;
             }
-            match self.refs.pats.get(m.pattern().as_usize()) {
+            match self.refs.pats.get(pattern) {
                 Some(Pat::Stale) => {
-                    let end = from + m.end();
+                    let end = from + m_end;
                     if end < bytes.len()
                         && (crate::args::is_name_byte(bytes[end]) || bytes[end] == b'/')
                     {
@@ -1305,6 +1456,29 @@ impl params::Tools for ParamTools<'_, '_> {
         self.0
             .known_target(written)
             .is_some_and(|(si, name)| self.0.servers[si].checker.declares(name, field))
+    }
+}
+
+/// The lines of a file's findings: every line indexed when markers need them, else only the
+/// findings' offsets.
+enum Lines {
+    Index(LineIndex),
+    Offsets(OffsetLines),
+}
+
+impl Lines {
+    fn line_of(&self, text: &str, offset: usize) -> usize {
+        match self {
+            Lines::Index(ix) => ix.line_of(offset),
+            Lines::Offsets(o) => o.line_of(text, offset),
+        }
+    }
+
+    fn position(&self, text: &str, offset: usize) -> Position {
+        match self {
+            Lines::Index(ix) => ix.position(text, offset),
+            Lines::Offsets(o) => o.position(text, offset),
+        }
     }
 }
 

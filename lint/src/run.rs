@@ -1,5 +1,5 @@
 //! A whole lint run as a library call: configuration, walk, then each file scanned and
-//! checked (and fixed, and held against a baseline) in parallel batches; the caller gets one
+//! checked (and fixed, and held against a baseline) on every core; the caller gets one
 //! [`FileReport`] per file, in order, and renders or counts it.
 //!
 //! ```no_run
@@ -25,8 +25,8 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 use crate::baseline::{self, Baseline, Record};
 use crate::config::{self, Config};
@@ -72,9 +72,9 @@ pub struct FileReport {
 /// How many times a fix re-lints and rewrites one file at most.
 const MAX_FIX_PASSES: usize = 8;
 
-/// Files linted per batch: the reports of a batch are handed out, in order, before the next
-/// one starts, so memory stays bounded whatever the number of files.
-const BATCH: usize = 512;
+/// How many files the workers may lint ahead of the last report handed out (in order), so
+/// that memory stays bounded whatever the number of files.
+const WINDOW: usize = 512;
 
 /// Which files to lint, and with which configuration each.
 #[derive(Debug)]
@@ -114,37 +114,41 @@ impl Plan {
             Some(p) => Config::load(p)?,
             None => Config::defaults(PathBuf::from(".")),
         };
-        let (files, walk_errors) = match config_file {
-            Some(_) => walk::collect(&paths, &config),
+        let walked = match config_file {
+            Some(_) => walk::walk(&paths, &config),
             None => collect_per_root(&paths, &config, config_path.as_deref()),
         };
         let mut plan = Plan {
-            config_of: vec![0; files.len()],
+            config_of: vec![0; walked.files.len()],
             paths,
-            files,
-            walk_errors,
+            files: walked.files,
+            walk_errors: walked.errors,
             configs: vec![config],
             config_files: vec![config_path],
             broken: vec![None],
         };
         if config_file.is_none() {
-            plan.assign_nearest_configs();
+            plan.assign_nearest_configs(&walked.has_config);
         }
         Ok(plan)
     }
 
     /// Gives each file the toolgate.toml nearest to it, loading each one once. Folders are
     /// looked up once each, and a folder's answer is its parent's when it holds no
-    /// toolgate.toml: one `stat` per folder, not one per folder and ancestor.
-    fn assign_nearest_configs(&mut self) {
+    /// toolgate.toml: one `stat` per folder, not one per folder and ancestor; the walk has
+    /// already looked in the folders it walked (`has_config`).
+    fn assign_nearest_configs(&mut self, has_config: &HashMap<PathBuf, bool>) {
         let mut found_in: HashMap<PathBuf, Option<PathBuf>> = HashMap::new();
         let mut index_of: HashMap<Option<PathBuf>, usize> = HashMap::new();
         for i in 0..self.files.len() {
-            let dir = self.files[i]
-                .parent()
-                .map(Path::to_path_buf)
-                .unwrap_or_default();
-            let found = nearest_config(&dir, &mut found_in);
+            let dir = self.files[i].parent().unwrap_or(Path::new(""));
+            // Files of one folder come one after another (the list is sorted): the folder's
+            // answer is the last one's.
+            if i > 0 && self.files[i - 1].parent().unwrap_or(Path::new("")) == dir {
+                self.config_of[i] = self.config_of[i - 1];
+                continue;
+            }
+            let found = nearest_config(dir, has_config, &mut found_in);
             let index = match index_of.get(&found) {
                 Some(&k) => k,
                 None => {
@@ -205,7 +209,11 @@ impl Plan {
 
 /// The toolgate.toml nearest to the folder `dir` ([`config::find`]), remembering the answer
 /// for `dir` and every folder climbed through on the way.
-fn nearest_config(dir: &Path, memo: &mut HashMap<PathBuf, Option<PathBuf>>) -> Option<PathBuf> {
+fn nearest_config(
+    dir: &Path,
+    has_config: &HashMap<PathBuf, bool>,
+    memo: &mut HashMap<PathBuf, Option<PathBuf>>,
+) -> Option<PathBuf> {
     // A path that climbs (`../x`) is not inside the current folder: looked up as it is.
     if dir
         .components()
@@ -234,10 +242,14 @@ fn nearest_config(dir: &Path, memo: &mut HashMap<PathBuf, Option<PathBuf>>) -> O
             climbed.push(at);
             break hit;
         }
-        let candidate = at.join(config::FILE_NAME);
-        if candidate.is_file() {
+        let here = match has_config.get(&at) {
+            Some(&has) => has,
+            None => at.join(config::FILE_NAME).is_file(),
+        };
+        if here {
+            let found = config::absolute(&at.join(config::FILE_NAME));
             climbed.push(at);
-            break Some(config::absolute(&candidate));
+            break Some(found);
         }
         let parent = at.parent().map(Path::to_path_buf);
         climbed.push(at);
@@ -255,11 +267,7 @@ fn nearest_config(dir: &Path, memo: &mut HashMap<PathBuf, Option<PathBuf>>) -> O
 /// Walks each root with the globs of the toolgate.toml found upward from it; `first` is the
 /// configuration of the first root, already loaded. A configuration that does not load here
 /// walks with `first`'s globs: its error is reported when its files are linted.
-fn collect_per_root(
-    paths: &[PathBuf],
-    first: &Config,
-    first_path: Option<&Path>,
-) -> (Vec<PathBuf>, Vec<walk::WalkError>) {
+fn collect_per_root(paths: &[PathBuf], first: &Config, first_path: Option<&Path>) -> walk::Walked {
     let canon = |p: Option<&Path>| p.and_then(|p| std::path::absolute(p).ok());
     let first_key = canon(first_path);
     let mut groups: Vec<(Option<PathBuf>, Vec<PathBuf>)> = Vec::new();
@@ -271,25 +279,31 @@ fn collect_per_root(
         }
     }
     if groups.len() == 1 {
-        return walk::collect(paths, first);
+        return walk::walk(paths, first);
     }
     let mut files = Vec::new();
     let mut errors = Vec::new();
+    let mut has_config = HashMap::new();
     for (key, roots) in groups {
         let loaded = match &key {
             Some(p) if key != first_key => Config::load(p).ok(),
             Some(_) => None,
             None => Some(Config::defaults(PathBuf::from("."))),
         };
-        let (f, e) = walk::collect(&roots, loaded.as_ref().unwrap_or(first));
-        files.extend(f);
-        errors.extend(e);
+        let w = walk::walk(&roots, loaded.as_ref().unwrap_or(first));
+        files.extend(w.files);
+        errors.extend(w.errors);
+        has_config.extend(w.has_config);
     }
     files.sort();
     files.dedup();
     errors.sort_by(|a, b| a.path.cmp(&b.path).then(a.message.cmp(&b.message)));
     errors.dedup();
-    (files, errors)
+    walk::Walked {
+        files,
+        errors,
+        has_config,
+    }
 }
 
 /// A planned run: the linter of each configuration (`None`: it has no usable surface) and
@@ -308,75 +322,84 @@ pub struct Run<'p, 's> {
 }
 
 impl Run<'_, '_> {
-    /// Lints every file, in batches linted in parallel; `sink` receives each report in file
-    /// order. With `recorded`, findings it holds are hidden (and counted as baselined).
-    pub fn lint(&self, mut recorded: Option<&mut Baseline>, mut sink: impl FnMut(FileReport)) {
-        for (b, batch) in self.plan.files.chunks(BATCH).enumerate() {
-            let baselines: Vec<Option<Baseline>> = batch
+    /// Lints every file, in parallel; `sink` receives each report in file order, as soon as
+    /// it and the ones before it are done. With `recorded`, findings it holds are hidden (and
+    /// counted as baselined).
+    pub fn lint(&self, recorded: Option<&mut Baseline>, mut sink: impl FnMut(FileReport)) {
+        let files = &self.plan.files;
+        let n = files.len();
+        // Each file's part of the baseline, taken out on this thread (it is one map).
+        let baselines: Vec<Mutex<Option<Baseline>>> = match recorded {
+            Some(b) => files
                 .iter()
-                .map(|p| recorded.as_mut().map(|b| b.split_for(&walk::display(p))))
-                .collect();
-            let setups: Vec<(Option<&Linter<'_>>, &Config)> = (0..batch.len())
-                .map(|i| {
-                    let k = self.plan.config_of[b * BATCH + i];
-                    (self.linters[k].as_ref(), &self.plan.configs[k])
-                })
-                .collect();
-            for report in self.lint_batch(batch, baselines, &setups) {
-                sink(report);
-            }
-        }
-    }
-
-    fn lint_batch(
-        &self,
-        batch: &[PathBuf],
-        baselines: Vec<Option<Baseline>>,
-        setups: &[(Option<&Linter<'_>>, &Config)],
-    ) -> Vec<FileReport> {
-        let next = AtomicUsize::new(0);
-        let slots: Vec<Mutex<(Option<Baseline>, Option<FileReport>)>> = baselines
-            .into_iter()
-            .map(|b| Mutex::new((b, None)))
-            .collect();
-        let threads = std::thread::available_parallelism()
+                .map(|p| Mutex::new(Some(b.split_for(&walk::display(p)))))
+                .collect(),
+            None => Vec::new(),
+        };
+        // This thread lints too, between handing out reports: one fewer worker than cores.
+        let workers = std::thread::available_parallelism()
             .map_or(2, |n| n.get())
-            .min(batch.len().max(1));
+            .min(n.max(1))
+            - 1;
+        let board = Board::new(n);
+        let report = |i: usize| {
+            let baseline = baselines.get(i).and_then(|b| lock(b).take());
+            (i, self.report(i, baseline))
+        };
         std::thread::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(|| {
+            for _ in 0..workers {
+                let (board, report) = (&board, &report);
+                s.spawn(move || {
                     loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(path) = batch.get(i) else { break };
-                        let mut slot = match slots[i].lock() {
-                            Ok(g) => g,
-                            Err(p) => p.into_inner(),
-                        };
-                        let baseline = slot.0.take();
-                        let (linter, config) = setups[i];
-                        slot.1 = Some(match linter {
-                            Some(linter) => self.lint_one(path, baseline, linter, config),
-                            None => FileReport {
-                                path: walk::display(path),
-                                error: Some(
-                                    "not checked: no usable surface for it (see above)".to_string(),
-                                ),
-                                ..FileReport::default()
-                            },
-                        });
+                        let i = board.next.fetch_add(1, Ordering::Relaxed);
+                        if i >= n {
+                            break;
+                        }
+                        board.wait_for_room(i);
+                        let (i, r) = report(i);
+                        board.put(i, r);
                     }
                 });
             }
+            let mut handed = 0;
+            while handed < n {
+                for r in board.take_ready() {
+                    sink(r);
+                    handed += 1;
+                }
+                if handed == n {
+                    break;
+                }
+                // Lint the next file while the window has room; else wait for the report
+                // the next one to hand out is.
+                let claimed = board
+                    .next
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| {
+                        (v < n && v < handed + WINDOW).then_some(v + 1)
+                    });
+                match claimed {
+                    Ok(i) => {
+                        let (i, r) = report(i);
+                        board.put(i, r);
+                    }
+                    Err(_) => board.wait_for_head(),
+                }
+            }
         });
-        slots
-            .into_iter()
-            .map(|m| {
-                m.into_inner()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .1
-                    .unwrap_or_default()
-            })
-            .collect()
+    }
+
+    /// The report of file `i`.
+    fn report(&self, i: usize, baseline: Option<Baseline>) -> FileReport {
+        let path = &self.plan.files[i];
+        let k = self.plan.config_of[i];
+        match self.linters[k].as_ref() {
+            Some(linter) => self.lint_one(path, baseline, linter, &self.plan.configs[k]),
+            None => FileReport {
+                path: walk::display(path),
+                error: Some("not checked: no usable surface for it (see above)".to_string()),
+                ..FileReport::default()
+            },
+        }
     }
 
     fn lint_one(
@@ -446,6 +469,113 @@ impl Run<'_, '_> {
         report.lint = lint;
         report
     }
+}
+
+/// Where the threads of a run leave the reports of the files they linted, for the one that
+/// hands them out in file order. Files are linted at most [`WINDOW`] ahead of the last report
+/// handed out, so the reports waiting for an earlier one stay bounded; no thread waits for
+/// the others except at that bound, or when everything left is being linted elsewhere.
+struct Board {
+    /// The next file to take.
+    next: AtomicUsize,
+    /// A mirror of `Ring::handed`, for the workers' check that there is room.
+    handed: AtomicUsize,
+    ring: Mutex<Ring>,
+    /// A worker waits here for room in the window.
+    room: Condvar,
+    /// The handing thread waits here for the report it is to hand out next.
+    arrived: Condvar,
+}
+
+struct Ring {
+    /// The report of file `i` at `i % WINDOW`.
+    slots: Vec<Option<FileReport>>,
+    /// How many reports were handed out.
+    handed: usize,
+    /// How many workers wait for room.
+    wanting_room: usize,
+    /// Whether the handing thread waits for the report of file `handed`.
+    wanting_head: bool,
+}
+
+impl Board {
+    fn new(n: usize) -> Board {
+        Board {
+            next: AtomicUsize::new(0),
+            handed: AtomicUsize::new(0),
+            ring: Mutex::new(Ring {
+                slots: (0..WINDOW.min(n)).map(|_| None).collect(),
+                handed: 0,
+                wanting_room: 0,
+                wanting_head: false,
+            }),
+            room: Condvar::new(),
+            arrived: Condvar::new(),
+        }
+    }
+
+    /// Waits until file `i` is within the window.
+    fn wait_for_room(&self, i: usize) {
+        if i < self.handed.load(Ordering::Acquire) + WINDOW {
+            return;
+        }
+        let mut ring = lock(&self.ring);
+        ring.wanting_room += 1;
+        while i >= ring.handed + WINDOW {
+            ring = self.room.wait(ring).unwrap_or_else(|p| p.into_inner());
+        }
+        ring.wanting_room -= 1;
+    }
+
+    /// Leaves the report of file `i` (within the window).
+    fn put(&self, i: usize, report: FileReport) {
+        let mut ring = lock(&self.ring);
+        let at = i % WINDOW;
+        ring.slots[at] = Some(report);
+        if ring.wanting_head && i == ring.handed {
+            self.arrived.notify_one();
+        }
+    }
+
+    /// The reports that are next in file order and done, counted as handed out.
+    fn take_ready(&self) -> Vec<FileReport> {
+        let mut ready = Vec::new();
+        let mut ring = lock(&self.ring);
+        loop {
+            let at = ring.handed % WINDOW;
+            let Some(r) = ring.slots.get_mut(at).and_then(Option::take) else {
+                break;
+            };
+            ready.push(r);
+            ring.handed += 1;
+        }
+        if !ready.is_empty() {
+            self.handed.store(ring.handed, Ordering::Release);
+            if ring.wanting_room > 0 {
+                self.room.notify_all();
+            }
+        }
+        ready
+    }
+
+    /// Waits until the report to hand out next is done.
+    fn wait_for_head(&self) {
+        let mut ring = lock(&self.ring);
+        loop {
+            let at = ring.handed % WINDOW;
+            if ring.slots.get(at).is_none_or(Option::is_some) {
+                break;
+            }
+            ring.wanting_head = true;
+            ring = self.arrived.wait(ring).unwrap_or_else(|p| p.into_inner());
+        }
+        ring.wanting_head = false;
+    }
+}
+
+/// Locks `m`, also after a worker panicked holding it.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// Applies the fixes the findings carry until nothing changes (a rewrite can reveal the

@@ -133,6 +133,35 @@ pub fn candidates(
     candidates_before(text, range, b'(', keep)
 }
 
+/// [`is_name_byte`] as a table, for the loops that run for every `(` of a file: 0 for other
+/// bytes, 1 for letters, digits and `_`, 3 for `-`.
+static NAME_BYTE: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            t[b] = 1;
+        } else if c == b'-' {
+            t[b] = 3;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// A name byte other than `-`: ASCII letters, digits and `_`.
+static WORD_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    t
+};
+
 /// Like [`candidates`], for every name before an `opener` byte: `(` for calls, `{` for
 /// object-style calls (`create_issue { title: "x" }`).
 pub fn candidates_before(
@@ -154,17 +183,27 @@ pub fn candidates_before(
             spaces += 1;
         }
         let name_stop = i;
-        while i > start && is_name_byte(bytes[i - 1]) && name_stop - i < 128 {
+        // One backward pass over the name bytes (at most 128), noting a `-`: this loop runs
+        // for every `(` of every file, so it tests bytes with a table (1 for a name byte, 3
+        // for `-`).
+        let floor = start.max(name_stop.saturating_sub(128));
+        let mut seen = 0u8;
+        while i > floor {
+            let t = NAME_BYTE[usize::from(bytes[i - 1])];
+            if t == 0 {
+                break;
+            }
+            seen |= t;
             i -= 1;
         }
-        // A name starts with a letter or `_`, and never with `-`.
-        while i < name_stop && !is_name_start(bytes[i]) {
-            i += 1;
-        }
-        if i >= name_stop || name_end(bytes, i, name_stop) != name_stop {
-            continue;
-        }
-        if i > start && is_name_byte(bytes[i - 1]) {
+        let dash = seen & 2 != 0;
+        // A name starts with a letter or `_` (never a digit or `-`), right after a byte that
+        // is not a name byte: `9x(` and `-g(` are not names, nor the end of a longer one.
+        if i >= name_stop
+            || !is_name_start(bytes[i])
+            || (i > start && is_name_byte(bytes[i - 1]))
+            || (dash && name_end(bytes, i, name_stop) != name_stop)
+        {
             continue;
         }
         let name = &text[i..name_stop];
@@ -172,6 +211,9 @@ pub fn candidates_before(
             continue;
         }
         let qualified = i > start && matches!(bytes[i - 1], b'.' | b':' | b'>' | b'$' | b'@');
+        if out.is_empty() {
+            out.reserve(16);
+        }
         out.push(Candidate {
             name: Span::new(i, name_stop),
             open,
@@ -183,6 +225,7 @@ pub fn candidates_before(
     out
 }
 
+#[inline]
 fn after_keyword(bytes: &[u8], floor: usize, name_start: usize) -> bool {
     let mut j = name_start;
     let mut saw_space = false;
@@ -194,27 +237,22 @@ fn after_keyword(bytes: &[u8], floor: usize, name_start: usize) -> bool {
         return false;
     }
     let word_end = j;
-    while j > floor && is_name_byte(bytes[j - 1]) {
+    // The keywords are 2 to 9 bytes long: a longer word is none of them.
+    while j > floor && is_name_byte(bytes[j - 1]) && word_end - j < 10 {
         j -= 1;
     }
-    matches!(
-        &bytes[j..word_end],
-        b"def"
-            | b"fn"
-            | b"func"
-            | b"function"
-            | b"class"
-            | b"new"
-            | b"struct"
-            | b"sub"
-            | b"macro"
-            | b"impl"
-            | b"trait"
-            | b"enum"
-            | b"interface"
-            | b"mod"
-            | b"namespace"
-    )
+    // By length first: this runs for every candidate written after white space.
+    let word = &bytes[j..word_end];
+    match word.len() {
+        2 => word == b"fn",
+        3 => matches!(word, b"def" | b"new" | b"sub" | b"mod"),
+        4 => matches!(word, b"func" | b"impl" | b"enum"),
+        5 => matches!(word, b"class" | b"macro" | b"trait"),
+        6 => word == b"struct",
+        8 => word == b"function",
+        9 => matches!(word, b"interface" | b"namespace"),
+        _ => false,
+    }
 }
 
 /// Whether an unknown name's `(` is followed by `name=` (after white space): the cheap test
@@ -229,7 +267,14 @@ pub fn pair_follows(text: &str, open: usize) -> bool {
     if i >= stop || !is_name_start(bytes[i]) {
         return false;
     }
-    i = name_end(bytes, i, stop);
+    // The name's letters, digits and `_` by table (this runs for most `(` of a file); a `-`
+    // after them is left to `name_end`, which knows where a name may hold one.
+    while i < stop && WORD_BYTE[usize::from(bytes[i])] {
+        i += 1;
+    }
+    if i < stop && bytes[i] == b'-' {
+        i = name_end(bytes, i, stop);
+    }
     while i < stop && matches!(bytes[i], b' ' | b'\t') {
         i += 1;
     }
@@ -246,10 +291,31 @@ struct Line {
     next: usize,
 }
 
-fn lines(text: &str, from: usize) -> impl Iterator<Item = Line> + '_ {
-    let bytes = text.as_bytes();
-    let mut pos = from;
-    std::iter::from_fn(move || {
+fn lines(text: &str, from: usize) -> Lines<'_> {
+    Lines {
+        bytes: text.as_bytes(),
+        pos: from,
+    }
+}
+
+/// The lines of a text from a line start on; [`Lines::seek`] jumps ahead.
+struct Lines<'t> {
+    bytes: &'t [u8],
+    pos: usize,
+}
+
+impl Lines<'_> {
+    /// Goes on from `pos`, a line start.
+    fn seek(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+}
+
+impl Iterator for Lines<'_> {
+    type Item = Line;
+
+    fn next(&mut self) -> Option<Line> {
+        let (bytes, pos) = (self.bytes, self.pos);
         if pos >= bytes.len() {
             return None;
         }
@@ -263,9 +329,24 @@ fn lines(text: &str, from: usize) -> impl Iterator<Item = Line> + '_ {
             end,
             next: (nl + 1).min(bytes.len()).max(nl),
         };
-        pos = nl + 1;
+        self.pos = nl + 1;
         Some(line)
-    })
+    }
+}
+
+/// The start of the first line at or after the line start `pos` whose first byte after
+/// spaces and tabs is `ch`: the only lines that can close a fence of `ch`. Found with
+/// memchr, so the lines of a code block are not visited one by one.
+fn next_line_starting_with(bytes: &[u8], mut pos: usize, ch: u8) -> Option<usize> {
+    while pos < bytes.len() {
+        let hit = pos + memchr::memchr(ch, &bytes[pos..])?;
+        let start = memchr::memrchr(b'\n', &bytes[pos..hit]).map_or(pos, |i| pos + i + 1);
+        if bytes[start..hit].iter().all(|&b| b == b' ' || b == b'\t') {
+            return Some(start);
+        }
+        pos = memchr::memchr(b'\n', &bytes[hit..]).map_or(bytes.len(), |i| hit + i + 1);
+    }
+    None
 }
 
 /// Leading white space: (columns with tabs to multiples of 4, bytes).
@@ -397,9 +478,11 @@ fn html_start(rest: &[u8], in_paragraph: bool) -> Option<Html> {
     if n == 0 || !inner[0].is_ascii_alphabetic() {
         return None;
     }
-    let name = String::from_utf8_lossy(&inner[..n]).to_ascii_lowercase();
+    let name = &inner[..n];
     let after = inner.get(n).copied();
-    if BLOCK_TAGS.contains(&name.as_str())
+    if BLOCK_TAGS
+        .iter()
+        .any(|t| t.as_bytes().eq_ignore_ascii_case(name))
         && matches!(after, None | Some(b' ' | b'\t' | b'>' | b'/'))
     {
         return Some(Html::UntilBlank);
@@ -444,22 +527,30 @@ fn list_marker(rest: &[u8]) -> Option<usize> {
 /// The regions of the Markdown body that starts at byte `from`, in document order.
 pub fn regions(text: &str, from: usize) -> Vec<Region> {
     let bytes = text.as_bytes();
-    let mut out = Vec::new();
+    // About one region per 80 bytes of a skill: room for them at once, not by doubling.
+    let mut out = Vec::with_capacity(text.len().saturating_sub(from) / 80 + 4);
     let mut list_col = 0usize;
     let mut prev_blank = true;
     let mut block: Option<Span> = None;
     let mut fence: Option<(Fence, usize)> = None;
     let mut code: Option<Span> = None;
     let mut html: Option<(Html, usize)> = None;
-    let flush = |block: &mut Option<Span>, out: &mut Vec<Region>| {
+    let mut scratch = Scratch::default();
+    let mut flush = |block: &mut Option<Span>, out: &mut Vec<Region>| {
         if let Some(b) = block.take() {
-            inline_regions(text, b, out);
+            inline_regions(text, b, out, &mut scratch);
         }
     };
-    for line in lines(text, from) {
+    let mut all = lines(text, from);
+    while let Some(line) = all.next() {
         let raw = &bytes[line.start..line.end];
         if let Some((f, _)) = fence {
             let (_, i) = indent(raw);
+            if raw.get(i) != Some(&f.ch) {
+                // Not a closing line: on to the next line that may be one.
+                all.seek(next_line_starting_with(bytes, line.next, f.ch).unwrap_or(bytes.len()));
+                continue;
+            }
             if fence_close(&raw[i..], f) {
                 out.push(Region {
                     span: Span::new(f.content_start, line.start),
@@ -644,7 +735,18 @@ pub(crate) fn delimiter_row(text: &str, line: Span) -> Option<usize> {
 }
 
 /// Splits a paragraph-like block into table and text regions, code spans included.
-fn inline_regions(text: &str, block: Span, out: &mut Vec<Region>) {
+fn inline_regions(text: &str, block: Span, out: &mut Vec<Region>, scratch: &mut Scratch) {
+    // A table needs a `|` (in its header and delimiter rows): most blocks have none.
+    if memchr::memchr(b'|', &text.as_bytes()[block.range()]).is_none() {
+        code_spans(
+            text,
+            block,
+            (Context::InlineCode, Context::Prose),
+            out,
+            scratch,
+        );
+        return;
+    }
     let block_lines: Vec<Span> = lines(text, block.start)
         .take_while(|l| l.start < block.end)
         .map(|l| Span::new(l.start, l.end.min(block.end)))
@@ -660,29 +762,54 @@ fn inline_regions(text: &str, block: Span, out: &mut Vec<Region>) {
         }
     }
     let Some(header) = table_at else {
-        code_spans(text, block, Context::InlineCode, Context::Prose, out);
+        code_spans(
+            text,
+            block,
+            (Context::InlineCode, Context::Prose),
+            out,
+            scratch,
+        );
         return;
     };
     if header > 0 {
         let para = Span::new(block.start, block_lines[header - 1].end);
-        code_spans(text, para, Context::InlineCode, Context::Prose, out);
+        code_spans(
+            text,
+            para,
+            (Context::InlineCode, Context::Prose),
+            out,
+            scratch,
+        );
     }
     for (k, row) in block_lines.iter().enumerate().skip(header) {
         if k == header + 1 {
             continue;
         }
         for cell in cells(text, *row) {
-            code_spans(text, cell, Context::TableCode, Context::TableCell, out);
+            code_spans(
+                text,
+                cell,
+                (Context::TableCode, Context::TableCell),
+                out,
+                scratch,
+            );
         }
     }
 }
 
 /// Pairs backtick runs in `span` (CommonMark: a run of N backticks opens a code span that
 /// the next run of exactly N closes; a backslash before a run escapes its first backtick).
-fn code_spans(text: &str, span: Span, code: Context, prose: Context, out: &mut Vec<Region>) {
+fn code_spans(
+    text: &str,
+    span: Span,
+    (code, prose): (Context, Context),
+    out: &mut Vec<Region>,
+    scratch: &mut Scratch,
+) {
     let bytes = text.as_bytes();
     // (start, length, escaped)
-    let mut runs: Vec<(usize, usize, bool)> = Vec::new();
+    let runs = &mut scratch.runs;
+    runs.clear();
     let mut i = span.start;
     while let Some(off) = memchr::memchr(b'`', &bytes[i..span.end]) {
         let s = i + off;
@@ -700,13 +827,8 @@ fn code_spans(text: &str, span: Span, code: Context, prose: Context, out: &mut V
         });
         return;
     }
-    // For each run length, the indexes of the runs of that length, and a cursor into them,
-    // so that finding the next closer is linear overall.
-    let mut by_len: std::collections::HashMap<usize, (Vec<usize>, usize)> =
-        std::collections::HashMap::new();
-    for (k, r) in runs.iter().enumerate() {
-        by_len.entry(r.1).or_default().0.push(k);
-    }
+    let runs = &scratch.runs;
+    let mut closers = Closers::new(runs, &mut scratch.next);
     let mut text_start = span.start;
     let mut k = 0;
     while k < runs.len() {
@@ -716,12 +838,7 @@ fn code_spans(text: &str, span: Span, code: Context, prose: Context, out: &mut V
             k += 1;
             continue;
         }
-        let closer = by_len.get_mut(&open_len).and_then(|(list, cursor)| {
-            while *cursor < list.len() && list[*cursor] <= k {
-                *cursor += 1;
-            }
-            list.get(*cursor).copied()
-        });
+        let closer = closers.after(open_len, k);
         match closer {
             Some(j) => {
                 if open_start > text_start {
@@ -746,6 +863,73 @@ fn code_spans(text: &str, span: Span, code: Context, prose: Context, out: &mut V
             span: Span::new(text_start, span.end),
             context: prose,
         });
+    }
+}
+
+/// For each backtick run length, the runs of that length in order and a cursor into them,
+/// so that finding each opener's closer (the next run of its length) is linear overall.
+/// Runs of up to [`Closers::SHORT`] backticks, nearly all of them, are chained through an
+/// array: no hashing and no list per length.
+enum Closers<'n> {
+    /// `next[k]`: the next run of run k's length; `first[n]`: the cursor for length n.
+    Short {
+        next: &'n mut Vec<usize>,
+        first: [usize; SHORT_RUN + 1],
+    },
+    Any(std::collections::HashMap<usize, (Vec<usize>, usize)>),
+}
+
+/// The longest backtick run [`Closers::Short`] chains.
+const SHORT_RUN: usize = 16;
+
+/// Buffers the code-span pairing reuses from one block to the next (a skill has hundreds
+/// of blocks, and two allocations each cost more than pairing their backticks).
+#[derive(Default)]
+struct Scratch {
+    runs: Vec<(usize, usize, bool)>,
+    next: Vec<usize>,
+}
+
+impl Closers<'_> {
+    const SHORT: usize = SHORT_RUN;
+
+    /// `next` is a buffer kept from block to block.
+    fn new<'n>(runs: &[(usize, usize, bool)], next: &'n mut Vec<usize>) -> Closers<'n> {
+        if runs.iter().all(|r| r.1 <= Closers::SHORT) {
+            next.clear();
+            next.resize(runs.len(), usize::MAX);
+            let mut first = [usize::MAX; Closers::SHORT + 1];
+            for (k, r) in runs.iter().enumerate().rev() {
+                next[k] = first[r.1];
+                first[r.1] = k;
+            }
+            return Closers::Short { next, first };
+        }
+        let mut by_len: std::collections::HashMap<usize, (Vec<usize>, usize)> =
+            std::collections::HashMap::new();
+        for (k, r) in runs.iter().enumerate() {
+            by_len.entry(r.1).or_default().0.push(k);
+        }
+        Closers::Any(by_len)
+    }
+
+    /// The first run of length `len` after run `k` (`k` never decreases between calls).
+    fn after(&mut self, len: usize, k: usize) -> Option<usize> {
+        match self {
+            Closers::Short { next, first } => {
+                let cursor = first.get_mut(len)?;
+                while *cursor != usize::MAX && *cursor <= k {
+                    *cursor = next[*cursor];
+                }
+                (*cursor != usize::MAX).then_some(*cursor)
+            }
+            Closers::Any(by_len) => by_len.get_mut(&len).and_then(|(list, cursor)| {
+                while *cursor < list.len() && list[*cursor] <= k {
+                    *cursor += 1;
+                }
+                list.get(*cursor).copied()
+            }),
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! (`.gitignore` rules honoured, `.git`, `target` and `node_modules` skipped, hidden folders
 //! such as `.claude/agents/` walked), filtered by the configuration's globs.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -23,12 +24,117 @@ pub struct WalkError {
 
 /// The files to lint under `paths`, sorted, each once; and what could not be walked.
 pub fn collect(paths: &[PathBuf], config: &Config) -> (Vec<PathBuf>, Vec<WalkError>) {
-    let found = Mutex::new(Vec::new());
-    let errors = Mutex::new(Vec::new());
-    // Skill files, and the folders that hold something else: only a skill whose folder holds
-    // more than its SKILL.md can link a file of its own, so only those are read here.
-    let skills = Mutex::new(Vec::new());
-    let crowded = Mutex::new(Vec::new());
+    let walked = walk(paths, config);
+    (walked.files, walked.errors)
+}
+
+/// What [`walk`] found.
+#[derive(Debug, Default)]
+pub struct Walked {
+    /// The files to lint, sorted, each once.
+    pub files: Vec<PathBuf>,
+    /// What could not be walked.
+    pub errors: Vec<WalkError>,
+    /// Every folder walked, and whether it holds a `toolgate.toml` file: looked up by the
+    /// walk's threads, so that finding each file's configuration does not `stat` every
+    /// folder again on one thread.
+    pub has_config: HashMap<PathBuf, bool>,
+}
+
+/// What one walking thread found; merged into the shared lists when the thread is done, so
+/// that the threads do not take a lock for every entry.
+#[derive(Default)]
+struct Found {
+    files: Vec<PathBuf>,
+    errors: Vec<WalkError>,
+    /// Skill files, and the folders that hold something else: only a skill whose folder
+    /// holds more than its SKILL.md can link a file of its own, so only those are read.
+    skills: Vec<PathBuf>,
+    crowded: Vec<PathBuf>,
+    has_config: Vec<(PathBuf, bool)>,
+}
+
+impl Found {
+    fn merge(&mut self, other: Found) {
+        self.files.extend(other.files);
+        self.errors.extend(other.errors);
+        self.skills.extend(other.skills);
+        self.crowded.extend(other.crowded);
+        self.has_config.extend(other.has_config);
+    }
+}
+
+struct Visitor<'a> {
+    config: &'a Config,
+    found: Found,
+    into: &'a Mutex<Found>,
+}
+
+impl ignore::ParallelVisitor for Visitor<'_> {
+    fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> WalkState {
+        let e = match entry {
+            Ok(e) => e,
+            Err(err) => {
+                self.found.errors.push(walk_error(&err));
+                return WalkState::Continue;
+            }
+        };
+        let skill = e.file_name() == "SKILL.md";
+        if !skill
+            && e.depth() > 0
+            && let Some(parent) = e.path().parent()
+            // Entries of one folder come one after another: it is recorded once.
+            && self.found.crowded.last().is_none_or(|last| last != parent)
+        {
+            self.found.crowded.push(parent.to_path_buf());
+        }
+        let Some(kind) = e.file_type() else {
+            return WalkState::Continue;
+        };
+        if kind.is_dir() {
+            let has = e.path().join(crate::config::FILE_NAME).is_file();
+            self.found.has_config.push((e.into_path(), has));
+        } else if kind.is_file() {
+            let rel = self.config.relative(e.path());
+            if self.config.include.is_match(&rel) && !self.config.exclude.is_match(&rel) {
+                if skill {
+                    self.found.skills.push(e.path().to_path_buf());
+                }
+                self.found.files.push(e.into_path());
+            }
+        }
+        WalkState::Continue
+    }
+}
+
+impl Drop for Visitor<'_> {
+    fn drop(&mut self) {
+        let found = std::mem::take(&mut self.found);
+        match self.into.lock() {
+            Ok(mut g) => g.merge(found),
+            Err(p) => p.into_inner().merge(found),
+        }
+    }
+}
+
+struct Visitors<'a> {
+    config: &'a Config,
+    into: &'a Mutex<Found>,
+}
+
+impl<'s> ignore::ParallelVisitorBuilder<'s> for Visitors<'s> {
+    fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 's> {
+        Box::new(Visitor {
+            config: self.config,
+            found: Found::default(),
+            into: self.into,
+        })
+    }
+}
+
+/// Walks `paths` ([`collect`]), noting which folders hold a `toolgate.toml`.
+pub fn walk(paths: &[PathBuf], config: &Config) -> Walked {
+    let shared = Mutex::new(Found::default());
     for root in paths {
         let meta = std::fs::metadata(root);
         match meta {
@@ -41,16 +147,25 @@ pub fn collect(paths: &[PathBuf], config: &Config) -> (Vec<PathBuf>, Vec<WalkErr
                     e.to_string()
                 };
                 push(
-                    &errors,
-                    WalkError {
-                        path: display(root),
-                        message,
+                    &shared,
+                    Found {
+                        errors: vec![WalkError {
+                            path: display(root),
+                            message,
+                        }],
+                        ..Found::default()
                     },
                 );
                 continue;
             }
             Ok(m) if m.is_file() => {
-                push(&found, root.clone());
+                push(
+                    &shared,
+                    Found {
+                        files: vec![root.clone()],
+                        ..Found::default()
+                    },
+                );
                 continue;
             }
             Ok(_) => {}
@@ -71,46 +186,17 @@ pub fn collect(paths: &[PathBuf], config: &Config) -> (Vec<PathBuf>, Vec<WalkErr
                         .to_str()
                         .is_some_and(|n| SKIPPED_DIRS.contains(&n)))
             });
-        builder.build_parallel().run(|| {
-            let found = &found;
-            let errors = &errors;
-            let skills = &skills;
-            let crowded = &crowded;
-            Box::new(move |entry| {
-                match entry {
-                    Ok(e) => {
-                        let skill = e.file_name() == "SKILL.md";
-                        if !skill
-                            && e.depth() > 0
-                            && let Some(parent) = e.path().parent()
-                        {
-                            push(crowded, parent.to_path_buf());
-                        }
-                        if e.file_type().is_some_and(|t| t.is_file()) {
-                            let rel = config.relative(e.path());
-                            if config.include.is_match(&rel) && !config.exclude.is_match(&rel) {
-                                if skill {
-                                    push(skills, e.path().to_path_buf());
-                                }
-                                push(found, e.into_path());
-                            }
-                        }
-                    }
-                    Err(err) => push(errors, walk_error(&err)),
-                }
-                WalkState::Continue
-            })
+        builder.build_parallel().visit(&mut Visitors {
+            config,
+            into: &shared,
         });
     }
-    let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    let found = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut files = found.files;
     // A skill's own files (`references/api.md`) are what an agent reads when the skill
     // links them: they are linted too, unless excluded.
-    let crowded: std::collections::HashSet<PathBuf> = crowded
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
-        .collect();
-    for skill in skills.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    let crowded: HashSet<PathBuf> = found.crowded.into_iter().collect();
+    for skill in found.skills {
         if skill.parent().is_some_and(|d| crowded.contains(d)) {
             for l in linked_files(&skill) {
                 if !config.exclude.is_match(config.relative(&l)) {
@@ -119,12 +205,48 @@ pub fn collect(paths: &[PathBuf], config: &Config) -> (Vec<PathBuf>, Vec<WalkErr
             }
         }
     }
-    files.sort();
+    sort_paths(&mut files);
     files.dedup();
-    let mut errs = errors.into_inner().unwrap_or_else(|e| e.into_inner());
-    errs.sort_by(|a, b| a.path.cmp(&b.path).then(a.message.cmp(&b.message)));
-    errs.dedup();
-    (files, errs)
+    let mut errors = found.errors;
+    errors.sort_by(|a, b| a.path.cmp(&b.path).then(a.message.cmp(&b.message)));
+    errors.dedup();
+    Walked {
+        files,
+        errors,
+        has_config: found.has_config.into_iter().collect(),
+    }
+}
+
+/// Sorts `paths` in `Path`'s order (component by component), comparing each path's
+/// components as one byte string made once per path: `Path`'s comparison parses both
+/// paths into components at every step, and sorting the walk's files took longer than the
+/// rest of the plan.
+pub fn sort_paths(paths: &mut [PathBuf]) {
+    paths.sort_by_cached_key(|p| path_key(p));
+}
+
+/// Each component as a byte for its kind (in `Component`'s order), its bytes, and a 0 (no
+/// path holds one): byte order on these keys is `Path`'s order.
+fn path_key(path: &Path) -> Vec<u8> {
+    use std::path::Component;
+    let mut key = Vec::with_capacity(path.as_os_str().len() + 8);
+    for c in path.components() {
+        match c {
+            Component::Prefix(p) => {
+                key.push(1);
+                key.extend_from_slice(p.as_os_str().as_encoded_bytes());
+            }
+            Component::RootDir => key.push(2),
+            Component::CurDir => key.push(3),
+            Component::ParentDir => key.push(4),
+            Component::Normal(n) => {
+                key.push(5);
+                key.extend_from_slice(n.as_encoded_bytes());
+            }
+        }
+        key.push(0);
+    }
+    key
 }
 
 /// The Markdown files in the folder of the skill file `skill` (or below it) that it links to
@@ -216,10 +338,10 @@ fn within(dir: &Path, target: &str) -> Option<PathBuf> {
     Some(path)
 }
 
-fn push<T>(m: &Mutex<Vec<T>>, v: T) {
+fn push(m: &Mutex<Found>, found: Found) {
     match m.lock() {
-        Ok(mut g) => g.push(v),
-        Err(p) => p.into_inner().push(v),
+        Ok(mut g) => g.merge(found),
+        Err(p) => p.into_inner().merge(found),
     }
 }
 
@@ -271,7 +393,29 @@ pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Reads a file to lint, or says why it cannot be read.
 pub fn read(path: &Path) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
+    // Opened first, then asked what it is: one lookup of the path per file (a `stat` by name
+    // before `std::fs::read` cost a second one). Without blocking, so that a FIFO is told
+    // apart, not waited on.
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let opened = options
+        .open(path)
+        .and_then(|f| f.metadata().map(|m| (f, m)));
+    let (mut file, meta) = match opened {
+        Ok(fm) => fm,
+        // A socket cannot be opened at all: it is still "not a regular file".
+        Err(e) => {
+            return Err(match std::fs::metadata(path) {
+                Ok(m) if !m.is_file() => "is not a regular file".to_string(),
+                _ => format!("cannot read it: {e}"),
+            });
+        }
+    };
     if !meta.is_file() {
         return Err("is not a regular file".to_string());
     }
@@ -282,7 +426,8 @@ pub fn read(path: &Path) -> Result<String, String> {
             MAX_FILE_BYTES / (1024 * 1024)
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read it: {e}"))?;
+    let bytes = read_sized(&mut file, usize::try_from(meta.len()).unwrap_or(0))
+        .map_err(|e| format!("cannot read it: {e}"))?;
     if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
         return Err("is a binary file (it holds NUL bytes); not checked".to_string());
     }
@@ -292,6 +437,33 @@ pub fn read(path: &Path) -> Result<String, String> {
         let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
         format!("is not valid UTF-8 (bad byte at offset {at}, line {line}); not checked")
     })
+}
+
+/// Reads the regular file `file`, `size` bytes long when it was opened: one `read` when it
+/// still is (the size is asked for a byte more, and coming short means the end), where
+/// `read_to_end` makes a second one to see the end. A file that grew is read to its end.
+fn read_sized(file: &mut std::fs::File, size: usize) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = vec![0; size + 1];
+    let mut filled = 0;
+    loop {
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+        if filled == size {
+            break;
+        }
+        if filled == bytes.len() {
+            bytes.truncate(filled);
+            file.read_to_end(&mut bytes)?;
+            return Ok(bytes);
+        }
+    }
+    bytes.truncate(filled);
+    Ok(bytes)
 }
 
 /// Reads a file to lint like [`read`], but a file that is not valid UTF-8 is decoded lossily
@@ -319,6 +491,39 @@ pub fn read_lossy(path: &Path) -> Result<(String, Option<String>), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_sort_as_path_does() {
+        let mut paths: Vec<PathBuf> = [
+            "a/b",
+            "a-b",
+            "a/b/c",
+            "a",
+            "./a",
+            "a//b/./c",
+            "/x",
+            "../y",
+            "a/b-c",
+            "a/b/c.md",
+            "ab",
+            "a/\u{1}",
+            ".hidden/x",
+            "-x",
+            "a/B",
+            "a/é",
+            "skills/s/SKILL.md",
+            "skills/s/references/api.md",
+            "skills/s-2/SKILL.md",
+            "skills/s.x/SKILL.md",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        let mut by_path = paths.clone();
+        by_path.sort();
+        sort_paths(&mut paths);
+        assert_eq!(paths, by_path);
+    }
 
     #[test]
     fn link_targets_and_where_they_lead() {

@@ -403,6 +403,7 @@ impl Printer {
             (_, Format::Sarif) => self.out.write(&render::sarif::render(&self.sarif)),
             _ => {}
         }
+        self.out.flush();
         if self.record_baseline
             && let Some(b) = &args.baseline
             && let Err(code) = self.write_baseline(b)
@@ -427,6 +428,7 @@ impl Printer {
             let line = format!("{}\n", render::summary(&self.totals));
             self.out.write(&line);
         }
+        self.out.flush();
         for m in &self.messages {
             eprintln!("{m}");
         }
@@ -479,17 +481,23 @@ fn diff_summary(totals: &Totals) -> String {
     )
 }
 
-/// Standard output, where a closed pipe ends output quietly.
+/// Standard output, where a closed pipe ends output quietly. Into a pipe or a file it is
+/// written in blocks (one `write` per 64 KiB, not one per file with findings); to a
+/// terminal, each file's findings as they come.
 struct Output {
-    out: std::io::Stdout,
+    out: std::io::BufWriter<std::io::Stdout>,
+    terminal: bool,
     closed: bool,
     failed: bool,
 }
 
 impl Output {
     fn new() -> Output {
+        use std::io::IsTerminal;
+        let out = std::io::stdout();
         Output {
-            out: std::io::stdout(),
+            terminal: out.is_terminal(),
+            out: std::io::BufWriter::with_capacity(64 * 1024, out),
             closed: false,
             failed: false,
         }
@@ -499,8 +507,24 @@ impl Output {
         if self.closed || s.is_empty() {
             return;
         }
-        let mut lock = self.out.lock();
-        if let Err(e) = lock.write_all(s.as_bytes()).and_then(|()| lock.flush()) {
+        let mut written = self.out.write_all(s.as_bytes());
+        if self.terminal {
+            written = written.and_then(|()| self.out.flush());
+        }
+        self.check(written);
+    }
+
+    /// Writes out what is buffered (before the messages on standard error, so that they
+    /// still come after the findings when both go to one place).
+    fn flush(&mut self) {
+        if !self.closed {
+            let flushed = self.out.flush();
+            self.check(flushed);
+        }
+    }
+
+    fn check(&mut self, result: std::io::Result<()>) {
+        if let Err(e) = result {
             self.closed = true;
             if e.kind() != std::io::ErrorKind::BrokenPipe {
                 eprintln!("error: cannot write to standard output: {e}");

@@ -129,12 +129,18 @@ impl Severity {
 
 /// `a`, `a and b`, `a, b and c`, each in backticks.
 pub(crate) fn code_list(items: &[impl AsRef<str>]) -> String {
-    let quoted: Vec<String> = items.iter().map(|s| format!("`{}`", s.as_ref())).collect();
-    match quoted.len() {
-        0 => String::new(),
-        1 => quoted[0].clone(),
-        n => format!("{} and {}", quoted[..n - 1].join(", "), quoted[n - 1]),
+    // Written into one string: a drifted file's findings each list a field's values.
+    let n = items.len();
+    let mut out = String::with_capacity(items.iter().map(|s| s.as_ref().len() + 4).sum());
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(if i == n - 1 { " and " } else { ", " });
+        }
+        out.push('`');
+        out.push_str(item.as_ref());
+        out.push('`');
     }
+    out
 }
 
 /// `profile x` or `profiles x, y`.
