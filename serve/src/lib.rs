@@ -571,6 +571,7 @@ macro_rules! passthrough_handlers {
         }
     };
 }
+#[cfg(feature = "http")]
 pub(crate) use passthrough_handlers;
 
 impl<B: AsyncBackend> ServerHandler for ToolServer<B> {
