@@ -348,6 +348,24 @@ impl Schema {
         }
     }
 
+    /// Completes `keywords`, raw keywords of this schema as JSON, for judging them apart from
+    /// the typed model: an `additionalProperties` kept raw (beside `patternProperties`) reads
+    /// the typed `properties` too, so they are added as `true` schemas when `keywords` has no
+    /// `properties` of its own.
+    pub fn add_typed_properties(&self, keywords: &mut serde_json::Map<String, serde_json::Value>) {
+        if let Kind::Object(o) = &self.kind
+            && keywords.contains_key("additionalProperties")
+            && !keywords.contains_key("properties")
+        {
+            let names = o
+                .properties
+                .iter()
+                .map(|(n, _)| (n.clone(), serde_json::Value::Bool(true)))
+                .collect();
+            keywords.insert("properties".to_string(), serde_json::Value::Object(names));
+        }
+    }
+
     /// Every keyword the typed model does not hold, here and in nested schemas, each with
     /// its place relative to this schema (`/properties/q/pattern`): what codegen cannot
     /// type yet.

@@ -214,20 +214,7 @@ fn check_extra(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut
     for (k, v) in &schema.extra {
         siblings.insert(k.clone(), v.to_serde());
     }
-    // `additionalProperties` kept raw (beside `patternProperties`) reads the typed
-    // `properties` too.
-    if let (Kind::Object(o), true, false) = (
-        &schema.kind,
-        siblings.contains_key("additionalProperties"),
-        siblings.contains_key("properties"),
-    ) {
-        let names = o
-            .properties
-            .iter()
-            .map(|(n, _)| (n.clone(), serde_json::Value::Bool(true)))
-            .collect();
-        siblings.insert("properties".to_string(), serde_json::Value::Object(names));
-    }
+    schema.add_typed_properties(&mut siblings);
     let v = value.to_serde();
     for (key, raw) in &schema.extra {
         if crate::keywords::keyword_holds(&siblings, key, &v, out.document) == Some(false) {

@@ -567,17 +567,7 @@ impl Module<'_> {
         let gate_struct =
             matches!(&base.kind, Kind::Object(o) if !o.properties.is_empty() || o.denies_unknown());
         if !rest.is_empty() {
-            if let Kind::Object(o) = &schema.kind
-                && rest.contains_key("additionalProperties")
-                && !rest.contains_key("properties")
-            {
-                let names = o
-                    .properties
-                    .iter()
-                    .map(|(n, _)| (n.clone(), serde_json::Value::Bool(true)))
-                    .collect();
-                rest.insert("properties".to_string(), serde_json::Value::Object(names));
-            }
+            schema.add_typed_properties(&mut rest);
             let names: Vec<String> = extra.iter().map(|(k, _)| k.to_string()).collect();
             if gate_struct {
                 keep_other_properties(&mut base, &rest);
@@ -700,17 +690,7 @@ impl Module<'_> {
         for (k, v) in &extra {
             rest.insert(k.to_string(), v.to_serde());
         }
-        if let Kind::Object(o) = &schema.kind
-            && rest.contains_key("additionalProperties")
-            && !rest.contains_key("properties")
-        {
-            let names = o
-                .properties
-                .iter()
-                .map(|(n, _)| (n.clone(), serde_json::Value::Bool(true)))
-                .collect();
-            rest.insert("properties".to_string(), serde_json::Value::Object(names));
-        }
+        schema.add_typed_properties(&mut rest);
         keep_other_properties(base, &rest);
         let names = extra.iter().map(|(k, _)| k.to_string()).collect();
         self.raw_check(serde_json::Value::Object(rest), names, loc)
