@@ -34,6 +34,7 @@ pub mod json;
 pub mod keywords;
 pub mod locate;
 pub mod model;
+pub mod parse;
 pub mod subset;
 pub mod validate;
 

@@ -13,32 +13,10 @@
 
 use crate::json::{Map, Value};
 use crate::locate::Pointer;
-use crate::model::{SchemaParser, walk};
+use crate::model::{Kind, Schema, SchemaParser, walk};
 
-/// The JSON Schema dialect a schema is written in (its root `$schema`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Dialect {
-    /// Draft 2020-12: the default when `$schema` is absent (as MCP 2025-11-25 says).
-    #[default]
-    Draft202012,
-    /// Draft-07: array-form `items`, `additionalItems`, `dependencies` honoured.
-    Draft07,
-}
-
-impl Dialect {
-    /// The dialect a `$schema` URI names, if it is one toolgate accepts.
-    pub fn from_uri(uri: &str) -> Option<Dialect> {
-        let u = uri.trim_end_matches('#');
-        let u = u
-            .strip_prefix("https://")
-            .or_else(|| u.strip_prefix("http://"))?;
-        match u {
-            "json-schema.org/draft/2020-12/schema" => Some(Dialect::Draft202012),
-            "json-schema.org/draft-07/schema" => Some(Dialect::Draft07),
-            _ => None,
-        }
-    }
-}
+/// The dialect, kept under its former path (it is a fact of the model).
+pub use crate::model::Dialect;
 
 /// What a keyword's value must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,15 +245,13 @@ impl SchemaParser<'_> {
                 }
             },
             Shape::Items => match v {
-                Value::Array(items) if self.dialect == crate::subset::Dialect::Draft07 => {
-                    Value::Array(
-                        items
-                            .iter()
-                            .enumerate()
-                            .map(|(i, s)| self.raw_schema(s, &p.index(i)))
-                            .collect(),
-                    )
-                }
+                Value::Array(items) if self.dialect == Dialect::Draft07 => Value::Array(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, s)| self.raw_schema(s, &p.index(i)))
+                        .collect(),
+                ),
                 Value::Array(_) => {
                     self.err(
                         p,
@@ -534,4 +510,53 @@ pub(crate) fn check_type(v: &Value) -> Result<Vec<&str>, String> {
         }
     }
     Ok(out)
+}
+
+impl Schema {
+    /// Whether a literal could match this schema, judged only from what a literal can show
+    /// (its type, `const` and `enum`), never from patterns or bounds: what the lint checks a
+    /// literal in an agent file against. `true` when unsure.
+    pub fn admits_literal(&self, literal: &Value) -> bool {
+        let typed_ok = match (&self.kind, literal) {
+            (Kind::Any, _) => true,
+            (Kind::Boolean, Value::Bool(_)) => true,
+            (Kind::String(r), Value::String(s)) => {
+                r.enum_values.as_ref().is_none_or(|e| e.contains(s))
+            }
+            (Kind::Integer(_), Value::Number(n)) => n.is_integer(),
+            (Kind::Number(_), Value::Number(_)) => true,
+            (Kind::Array(_), Value::Array(_)) | (Kind::Object(_), Value::Object(_)) => true,
+            _ => false,
+        };
+        typed_ok && self.extra.iter().all(|(k, v)| raw_admits(k, v, literal))
+    }
+}
+
+/// Whether `literal` could pass keyword `key` of value `v` (a raw keyword of `extra`).
+fn raw_admits(key: &str, v: &Value, literal: &Value) -> bool {
+    match key {
+        "const" => v == literal,
+        "enum" => v.as_array().is_none_or(|e| e.contains(literal)),
+        "type" => check_type(v).map_or(true, |types| {
+            types.iter().any(|t| {
+                *t == literal.type_name() || (*t == "number" && literal.type_name() == "integer")
+            })
+        }),
+        "anyOf" | "oneOf" => v
+            .as_array()
+            .is_none_or(|alts| alts.iter().any(|a| raw_schema_admits(a, literal))),
+        "allOf" => v
+            .as_array()
+            .is_none_or(|alts| alts.iter().all(|a| raw_schema_admits(a, literal))),
+        _ => true,
+    }
+}
+
+/// Whether `literal` could match the raw schema `schema` (see [`Schema::admits_literal`]).
+fn raw_schema_admits(schema: &Value, literal: &Value) -> bool {
+    match schema {
+        Value::Bool(b) => *b,
+        Value::Object(o) => o.iter().all(|(k, v)| raw_admits(k, v, literal)),
+        _ => true,
+    }
 }

@@ -7,7 +7,8 @@
 use std::fmt::Write as _;
 
 use crate::json::{Number, Value};
-use crate::model::{Additional, Kind, Schema};
+use crate::locate::Pointer;
+use crate::model::{Additional, Kind, Schema, SchemaParser};
 
 /// One way a value fails its schema.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -834,6 +835,37 @@ fn check_bounds(
             path,
             format!("{} must be less than {max}, found {n}", subject(path, root)),
         );
+    }
+}
+
+/// The parser's steps that need the validator: judging a default, and a conditional's tested
+/// constant, against their schema. The parser sits below this module (the validator reads raw
+/// subschemas with it), so they are written here.
+impl SchemaParser<'_> {
+    /// The first way `value` fails `schema`, calling it `what` (`"the default"`).
+    pub(crate) fn first_refusal(schema: &Schema, value: &Value, what: &str) -> Option<Violation> {
+        validate_value(schema, value, what).into_iter().next()
+    }
+
+    /// A default its own schema refuses is accepted, as clients accept it, with a warning;
+    /// the typed model drops it (generated code could not hold it), the served schema keeps it.
+    pub(crate) fn check_default(&mut self, schema: &mut Schema, at: &Pointer) {
+        let Some(default) = schema.default.clone() else {
+            return;
+        };
+        let mut without_default = schema.clone();
+        without_default.default = None;
+        if let Some(v) = Self::first_refusal(&without_default, &default, "the default") {
+            self.warn(
+                &at.key("default"),
+                format!(
+                    "the default does not match the schema: {}; it is served as written, and generated code ignores it",
+                    v.message
+                ),
+            );
+            schema.default = None;
+            schema.annotations.push(("default".to_string(), default));
+        }
     }
 }
 
