@@ -388,10 +388,7 @@ impl Schema {
         if let Kind::String(s) = &self.kind
             && let Some(values) = &s.enum_values
         {
-            m.insert(
-                "enum",
-                Value::Array(values.iter().map(|v| Value::str(v.clone())).collect()),
-            );
+            m.insert("enum", strings(values));
         }
         if let Some(d) = &self.default {
             m.insert("default", d.clone());
@@ -415,52 +412,7 @@ impl Schema {
                 put_u64(&mut m, "minItems", a.min_items);
                 put_u64(&mut m, "maxItems", a.max_items);
             }
-            Kind::Object(o) => {
-                let props: Map = o
-                    .properties
-                    .iter()
-                    .map(|(k, s)| (k.clone(), s.to_json()))
-                    .collect();
-                m.insert("properties", Value::Object(props));
-                if !o.required.is_empty() {
-                    m.insert(
-                        "required",
-                        Value::Array(o.required.iter().map(|r| Value::str(r.clone())).collect()),
-                    );
-                }
-                match &o.additional {
-                    Additional::Unstated => {}
-                    Additional::Allowed => m.insert("additionalProperties", Value::Bool(true)),
-                    Additional::Forbidden => m.insert("additionalProperties", Value::Bool(false)),
-                    Additional::Schema(s) => m.insert("additionalProperties", s.to_json()),
-                }
-                if let Some(c) = &o.conditional {
-                    let mut when_props = Map::new();
-                    for (field, value) in &c.when {
-                        let mut constant = Map::new();
-                        constant.insert("const", value.clone());
-                        when_props.insert(field.clone(), Value::Object(constant));
-                    }
-                    let mut when = Map::new();
-                    when.insert("properties", Value::Object(when_props));
-                    when.insert(
-                        "required",
-                        Value::Array(c.when.iter().map(|(f, _)| Value::str(f.clone())).collect()),
-                    );
-                    let mut then = Map::new();
-                    then.insert(
-                        "required",
-                        Value::Array(
-                            c.then_required
-                                .iter()
-                                .map(|r| Value::str(r.clone()))
-                                .collect(),
-                        ),
-                    );
-                    m.insert("if", Value::Object(when));
-                    m.insert("then", Value::Object(then));
-                }
-            }
+            Kind::Object(o) => put_object(&mut m, o),
         }
         for (k, v) in self.extra.iter().chain(&self.annotations) {
             if k != "$comment" {
@@ -469,6 +421,49 @@ impl Schema {
         }
         Value::Object(m)
     }
+}
+
+/// The object keywords of [`Schema::to_json`]: `properties`, `required`,
+/// `additionalProperties`, and the `if`/`then`.
+fn put_object(m: &mut Map, o: &ObjectRules) {
+    let props: Map = o
+        .properties
+        .iter()
+        .map(|(k, s)| (k.clone(), s.to_json()))
+        .collect();
+    m.insert("properties", Value::Object(props));
+    if !o.required.is_empty() {
+        m.insert("required", strings(&o.required));
+    }
+    match &o.additional {
+        Additional::Unstated => {}
+        Additional::Allowed => m.insert("additionalProperties", Value::Bool(true)),
+        Additional::Forbidden => m.insert("additionalProperties", Value::Bool(false)),
+        Additional::Schema(s) => m.insert("additionalProperties", s.to_json()),
+    }
+    if let Some(c) = &o.conditional {
+        let mut when_props = Map::new();
+        for (field, value) in &c.when {
+            let mut constant = Map::new();
+            constant.insert("const", value.clone());
+            when_props.insert(field.clone(), Value::Object(constant));
+        }
+        let mut when = Map::new();
+        when.insert("properties", Value::Object(when_props));
+        when.insert(
+            "required",
+            Value::Array(c.when.iter().map(|(f, _)| Value::str(f.clone())).collect()),
+        );
+        let mut then = Map::new();
+        then.insert("required", strings(&c.then_required));
+        m.insert("if", Value::Object(when));
+        m.insert("then", Value::Object(then));
+    }
+}
+
+/// A list of strings as a JSON array.
+fn strings(values: &[String]) -> Value {
+    Value::Array(values.iter().map(|v| Value::str(v.clone())).collect())
 }
 
 fn put_u64(m: &mut Map, key: &str, v: Option<u64>) {

@@ -106,6 +106,8 @@ const OBJECT_KEYS: &[&str] = &[
     "if",
     "then",
 ];
+/// The one shape of `if` the typed model holds, as its errors state it.
+const IF_SHAPE: &str = "`if` must have the shape {\"properties\": {\"field\": {\"const\": value}}, \"required\": [\"field\"]}";
 /// Keywords beside which `required` may name properties `properties` does not declare.
 const DECLARING_KEYS: &[&str] = &[
     "allOf",
@@ -117,6 +119,22 @@ const DECLARING_KEYS: &[&str] = &[
     "dependencies",
     "not",
 ];
+
+/// The keywords of one schema object, sorted by [`SchemaParser::sort_keywords`].
+struct Sorted {
+    /// The keywords the typed kind holds, read into it next.
+    typed: Map,
+    /// The raw keywords that validate ([`Schema::extra`]).
+    extra: Vec<(String, Value)>,
+    /// The annotations ([`Schema::annotations`]).
+    annotations: Vec<(String, Value)>,
+    /// `title`.
+    title: Option<String>,
+    /// `description`.
+    description: Option<String>,
+    /// Whether no keyword was malformed.
+    ok: bool,
+}
 
 impl SchemaParser<'_> {
     /// Parses the whole document as a root schema, which must be `"type": "object"`.
@@ -209,48 +227,93 @@ impl SchemaParser<'_> {
         if let Some(reference) = obj.get("$ref") {
             return self.parse_ref(obj, reference, at);
         }
-        let ty: Option<&str> = match obj.get("type") {
-            None => None,
+        let ty = self.typed_type(obj, at)?;
+        let mut sorted = self.sort_keywords(obj, at, ty, is_root);
+        let kind = self.kind(ty, &sorted.typed, at, &mut sorted.ok)?;
+        // A recursive `$ref` stays a reference: the root keeps the definitions beside it (as
+        // annotations), so its resolved form is still self-contained and the run-time
+        // validator can follow the reference (`validate`).
+        if is_root && self.recursive {
+            for key in ["$defs", "definitions"] {
+                if let Some(defs) = obj.get(key) {
+                    sorted.annotations.push((key.to_string(), defs.clone()));
+                }
+            }
+        }
+        let mut schema = Schema {
+            title: sorted.title,
+            description: sorted.description,
+            default: obj.get("default").cloned(),
+            kind,
+            extra: sorted.extra,
+            annotations: sorted.annotations,
+        };
+        self.check_default(&mut schema, at);
+        // An error is recorded in `cx`; the schema is still returned so that checks of the
+        // enclosing schema do not cascade into errors that only restate this one.
+        let _ = sorted.ok;
+        Some(schema)
+    }
+
+    /// The one `type` the typed model holds (`None`: none, or a `type` list kept raw), or
+    /// `None` (outer) when `type` is malformed, which is an error here.
+    fn typed_type<'v>(&mut self, obj: &'v Map, at: &Pointer) -> Option<Option<&'v str>> {
+        match obj.get("type") {
+            None => Some(None),
             Some(Value::String(t))
                 if matches!(
                     t.as_str(),
                     "object" | "string" | "integer" | "number" | "boolean" | "array"
                 ) =>
             {
-                Some(t.as_str())
+                Some(Some(t.as_str()))
             }
             Some(v) => match check_type(v) {
-                Ok(_) => None,
+                Ok(_) => Some(None),
                 Err(m) => {
                     self.err(&at.key("type"), m);
-                    return None;
+                    None
                 }
             },
-        };
+        }
+    }
+
+    /// Sorts the keywords of `obj` into what the typed kind of `ty` holds, the raw ones
+    /// (checked by `subset`) and the annotations, with a warning for a keyword that has no
+    /// effect on a schema of this type.
+    fn sort_keywords(
+        &mut self,
+        obj: &Map,
+        at: &Pointer,
+        ty: Option<&str>,
+        is_root: bool,
+    ) -> Sorted {
         let typed = self.typed_keys(obj, ty);
-        let mut typed_obj = Map::new();
-        let mut extra = Vec::new();
-        let mut annotations = Vec::new();
-        let mut ok = true;
-        let mut title = None;
-        let mut description = None;
+        let mut s = Sorted {
+            typed: Map::new(),
+            extra: Vec::new(),
+            annotations: Vec::new(),
+            title: None,
+            description: None,
+            ok: true,
+        };
         for (key, v) in obj.iter() {
             let p = at.key(key);
             match key {
                 "type" => {
                     if ty.is_none() {
-                        extra.push((key.to_string(), v.clone()));
+                        s.extra.push((key.to_string(), v.clone()));
                     }
                 }
-                "title" => title = self.opt_string(obj, key, at, &mut ok),
-                "description" => description = self.opt_string(obj, key, at, &mut ok),
+                "title" => s.title = self.opt_string(obj, key, at, &mut s.ok),
+                "description" => s.description = self.opt_string(obj, key, at, &mut s.ok),
                 "default" => {}
                 "$defs" | "definitions" if is_root => {}
-                "$schema" if is_root => annotations.push((key.to_string(), v.clone())),
-                k if typed.contains(&k) => typed_obj.insert(k, v.clone()),
+                "$schema" if is_root => s.annotations.push((key.to_string(), v.clone())),
+                k if typed.contains(&k) => s.typed.insert(k, v.clone()),
                 "required" if ty == Some("object") && !required_all_declared(obj, &p, self) => {
                     if let Some(kept) = self.raw_keyword(obj, key, v, at) {
-                        extra.push((key.to_string(), kept));
+                        s.extra.push((key.to_string(), kept));
                     }
                 }
                 k => {
@@ -269,47 +332,29 @@ impl SchemaParser<'_> {
                     let is_validation = validation_shape(k, self.dialect).is_some();
                     if let Some(kept) = self.raw_keyword(obj, k, v, at) {
                         if is_validation {
-                            extra.push((k.to_string(), kept));
+                            s.extra.push((k.to_string(), kept));
                         } else {
-                            annotations.push((k.to_string(), kept));
+                            s.annotations.push((k.to_string(), kept));
                         }
                     }
                 }
             }
         }
-        let kind = match ty {
+        s
+    }
+
+    /// The typed kind of `ty`, read from the keywords it holds (`typed`).
+    fn kind(&mut self, ty: Option<&str>, typed: &Map, at: &Pointer, ok: &mut bool) -> Option<Kind> {
+        Some(match ty {
             None => Kind::Any,
             Some("boolean") => Kind::Boolean,
-            Some("string") => Kind::String(self.string_rules(&typed_obj, at, &mut ok)),
-            Some("integer") => Kind::Integer(self.number_rules(&typed_obj, at, &mut ok)),
-            Some("number") => Kind::Number(self.number_rules(&typed_obj, at, &mut ok)),
-            Some("array") => Kind::Array(self.array_rules(&typed_obj, at, &mut ok)?),
-            Some("object") => Kind::Object(self.object_rules(&typed_obj, at, &mut ok)?),
+            Some("string") => Kind::String(self.string_rules(typed, at, ok)),
+            Some("integer") => Kind::Integer(self.number_rules(typed, at, ok)),
+            Some("number") => Kind::Number(self.number_rules(typed, at, ok)),
+            Some("array") => Kind::Array(self.array_rules(typed, at, ok)?),
+            Some("object") => Kind::Object(self.object_rules(typed, at, ok)?),
             Some(_) => return None,
-        };
-        // A recursive `$ref` stays a reference: the root keeps the definitions beside it (as
-        // annotations), so its resolved form is still self-contained and the run-time
-        // validator can follow the reference (`validate`).
-        if is_root && self.recursive {
-            for key in ["$defs", "definitions"] {
-                if let Some(defs) = obj.get(key) {
-                    annotations.push((key.to_string(), defs.clone()));
-                }
-            }
-        }
-        let mut schema = Schema {
-            title,
-            description,
-            default: obj.get("default").cloned(),
-            kind,
-            extra,
-            annotations,
-        };
-        self.check_default(&mut schema, at);
-        // An error is recorded in `cx`; the schema is still returned so that checks of the
-        // enclosing schema do not cascade into errors that only restate this one.
-        let _ = ok;
-        Some(schema)
+        })
     }
 
     /// Which keywords of `obj` the typed kind of `ty` holds; the rest are raw.
@@ -501,20 +546,12 @@ impl SchemaParser<'_> {
     }
 
     fn string_rules(&mut self, obj: &Map, at: &Pointer, ok: &mut bool) -> StringRules {
+        let (min_length, max_length) = self.count_range(obj, ["minLength", "maxLength"], at, ok);
         let mut rules = StringRules {
             enum_values: None,
-            min_length: self.opt_count(obj, "minLength", at, ok),
-            max_length: self.opt_count(obj, "maxLength", at, ok),
+            min_length,
+            max_length,
         };
-        if let (Some(lo), Some(hi)) = (rules.min_length, rules.max_length)
-            && lo > hi
-        {
-            self.err(
-                &at.key("minLength"),
-                format!("`minLength` {lo} is greater than `maxLength` {hi}"),
-            );
-            *ok = false;
-        }
         if let Some(e) = obj.get("enum") {
             let p = at.key("enum");
             match e {
@@ -587,21 +624,37 @@ impl SchemaParser<'_> {
             None => None,
             Some(v) => Some(Box::new(self.parse(v, &at.key("items"), false)?)),
         };
-        let rules = ArrayRules {
+        let (min_items, max_items) = self.count_range(obj, ["minItems", "maxItems"], at, ok);
+        Some(ArrayRules {
             items,
-            min_items: self.opt_count(obj, "minItems", at, ok),
-            max_items: self.opt_count(obj, "maxItems", at, ok),
-        };
-        if let (Some(lo), Some(hi)) = (rules.min_items, rules.max_items)
+            min_items,
+            max_items,
+        })
+    }
+
+    /// A lower and an upper count (`minLength`/`maxLength`, `minItems`/`maxItems`), an error
+    /// at the lower when it is greater than the upper.
+    fn count_range(
+        &mut self,
+        obj: &Map,
+        [min, max]: [&str; 2],
+        at: &Pointer,
+        ok: &mut bool,
+    ) -> (Option<u64>, Option<u64>) {
+        let range = (
+            self.opt_count(obj, min, at, ok),
+            self.opt_count(obj, max, at, ok),
+        );
+        if let (Some(lo), Some(hi)) = range
             && lo > hi
         {
             self.err(
-                &at.key("minItems"),
-                format!("`minItems` {lo} is greater than `maxItems` {hi}"),
+                &at.key(min),
+                format!("`{min}` {lo} is greater than `{max}` {hi}"),
             );
             *ok = false;
         }
-        Some(rules)
+        range
     }
 
     fn object_rules(&mut self, obj: &Map, at: &Pointer, ok: &mut bool) -> Option<ObjectRules> {
@@ -716,6 +769,8 @@ impl SchemaParser<'_> {
         out
     }
 
+    /// The one `if`/`then` shape the typed model holds (see `conditional_fits`), read with
+    /// an error for each way `when` or `then` strays from it.
     #[allow(clippy::too_many_arguments)]
     fn conditional(
         &mut self,
@@ -726,73 +781,7 @@ impl SchemaParser<'_> {
         declared: &BTreeSet<&str>,
         ok: &mut bool,
     ) -> Option<Conditional> {
-        let shape = "`if` must have the shape {\"properties\": {\"field\": {\"const\": value}}, \"required\": [\"field\"]}";
-        let if_at = at.key("if");
-        let Some(when) = when.as_object() else {
-            self.err(&if_at, shape);
-            *ok = false;
-            return None;
-        };
-        for key in when.keys() {
-            if key != "properties" && key != "required" {
-                self.err(
-                    &if_at.key(key),
-                    format!("keyword `{key}` inside `if`: {shape}"),
-                );
-                *ok = false;
-                return None;
-            }
-        }
-        let Some(Value::Object(props)) = when.get("properties") else {
-            self.err(&if_at, shape);
-            *ok = false;
-            return None;
-        };
-        let mut conditions = Vec::new();
-        for (field, cond) in props.iter() {
-            let p = if_at.key("properties").key(field);
-            if !declared.contains(field) {
-                self.err(
-                    &p,
-                    format!("`if` tests `{field}`, which is not a declared property"),
-                );
-                *ok = false;
-                continue;
-            }
-            match cond.as_object() {
-                Some(c) if c.len() == 1 && c.contains_key("const") => {
-                    let value = c.get("const").cloned().unwrap_or(Value::Null);
-                    let violation = rules
-                        .property(field)
-                        .and_then(|property| Self::first_refusal(property, &value, "the constant"));
-                    if let Some(v) = violation {
-                        self.err(
-                            &p.key("const"),
-                            format!("this constant can never match `{field}`: {}", v.message),
-                        );
-                        *ok = false;
-                    }
-                    conditions.push((field.to_string(), value));
-                }
-                _ => {
-                    self.err(&p, shape);
-                    *ok = false;
-                }
-            }
-        }
-        let tested: BTreeSet<&str> = props.keys().collect();
-        let required = self.name_list(when, "required", &if_at, &tested, "tested", ok);
-        for (field, _) in &conditions {
-            if !required.contains(field) {
-                self.err(
-                    &if_at.key("required"),
-                    format!(
-                        "`if` must list `{field}` in its `required`, else the condition holds whenever the field is absent"
-                    ),
-                );
-                *ok = false;
-            }
-        }
+        let conditions = self.if_conditions(when, &at.key("if"), rules, declared, ok)?;
         let then_at = at.key("then");
         let Some(then) = then.as_object() else {
             self.err(&then_at, "`then` must be {\"required\": [...]}");
@@ -811,7 +800,7 @@ impl SchemaParser<'_> {
         let then_required = self.name_list(then, "required", &then_at, declared, "required", ok);
         if conditions.is_empty() || then_required.is_empty() {
             self.err(
-                &if_at,
+                &at.key("if"),
                 "an `if`/`then` must test at least one field and require at least one",
             );
             *ok = false;
@@ -821,6 +810,99 @@ impl SchemaParser<'_> {
             when: conditions,
             then_required,
         })
+    }
+
+    /// The fields `if` tests, each with its constant, every one of them listed in the `if`'s
+    /// `required` (else the condition would hold whenever the field is absent).
+    fn if_conditions(
+        &mut self,
+        when: &Value,
+        if_at: &Pointer,
+        rules: &ObjectRules,
+        declared: &BTreeSet<&str>,
+        ok: &mut bool,
+    ) -> Option<Vec<(String, Value)>> {
+        let Some(when) = when.as_object() else {
+            self.err(if_at, IF_SHAPE);
+            *ok = false;
+            return None;
+        };
+        for key in when.keys() {
+            if key != "properties" && key != "required" {
+                self.err(
+                    &if_at.key(key),
+                    format!("keyword `{key}` inside `if`: {IF_SHAPE}"),
+                );
+                *ok = false;
+                return None;
+            }
+        }
+        let Some(Value::Object(props)) = when.get("properties") else {
+            self.err(if_at, IF_SHAPE);
+            *ok = false;
+            return None;
+        };
+        let mut conditions = Vec::new();
+        for (field, cond) in props.iter() {
+            let p = if_at.key("properties").key(field);
+            conditions.extend(self.if_condition(field, cond, &p, rules, declared, ok));
+        }
+        let tested: BTreeSet<&str> = props.keys().collect();
+        let required = self.name_list(when, "required", if_at, &tested, "tested", ok);
+        for (field, _) in &conditions {
+            if !required.contains(field) {
+                self.err(
+                    &if_at.key("required"),
+                    format!(
+                        "`if` must list `{field}` in its `required`, else the condition holds whenever the field is absent"
+                    ),
+                );
+                *ok = false;
+            }
+        }
+        Some(conditions)
+    }
+
+    /// One field `if` tests (at `p`): a declared property, tested by a `const` its schema
+    /// could hold.
+    fn if_condition(
+        &mut self,
+        field: &str,
+        cond: &Value,
+        p: &Pointer,
+        rules: &ObjectRules,
+        declared: &BTreeSet<&str>,
+        ok: &mut bool,
+    ) -> Option<(String, Value)> {
+        if !declared.contains(field) {
+            self.err(
+                p,
+                format!("`if` tests `{field}`, which is not a declared property"),
+            );
+            *ok = false;
+            return None;
+        }
+        match cond.as_object() {
+            Some(c) if c.len() == 1 && c.contains_key("const") => {
+                let value = c.get("const").cloned().unwrap_or(Value::Null);
+                let violation = rules
+                    .property(field)
+                    .and_then(|property| Self::first_refusal(property, &value, "the constant"));
+                if let Some(v) = violation {
+                    self.err(
+                        &p.key("const"),
+                        format!("this constant can never match `{field}`: {}", v.message),
+                    );
+                    *ok = false;
+                }
+                Some((field.to_string(), value))
+            }
+            _ => {
+                self.err(p, IF_SHAPE);
+                *ok = false;
+                None
+            }
+        }
     }
 }
 
@@ -860,17 +942,7 @@ mod tests {
     use std::path::PathBuf;
 
     fn parse(text: &str) -> (Option<Schema>, Vec<String>) {
-        let source = SourceText {
-            path: PathBuf::from("t.json"),
-            text: text.to_string(),
-        };
-        let doc: Value = serde_json::from_str(text).unwrap();
-        let mut cx = Ctxt::new();
-        let schema = SchemaParser::new(&source, &doc, Pointer::root(), &mut cx).parse_root();
-        let errors = match cx.finish(()) {
-            Ok(()) => Vec::new(),
-            Err(e) => e.0.iter().map(ToString::to_string).collect(),
-        };
+        let (schema, errors, _) = parse_warn(text);
         (schema, errors)
     }
 

@@ -217,17 +217,12 @@ impl SchemaParser<'_> {
         }
     }
 
+    /// A validation keyword's value, checked by its shape, with its subschemas read raw.
     fn raw_value(&mut self, obj: &Map, key: &str, shape: Shape, v: &Value, p: &Pointer) -> Value {
         match shape {
             Shape::Schema => self.raw_schema(v, p),
             Shape::SchemaArray => match v {
-                Value::Array(items) if !items.is_empty() => Value::Array(
-                    items
-                        .iter()
-                        .enumerate()
-                        .map(|(i, s)| self.raw_schema(s, &p.index(i)))
-                        .collect(),
-                ),
+                Value::Array(items) if !items.is_empty() => self.raw_schemas(items, p),
                 _ => {
                     self.err(p, format!("`{key}` must be a non-empty array of schemas"));
                     v.clone()
@@ -245,13 +240,9 @@ impl SchemaParser<'_> {
                 }
             },
             Shape::Items => match v {
-                Value::Array(items) if self.dialect == Dialect::Draft07 => Value::Array(
-                    items
-                        .iter()
-                        .enumerate()
-                        .map(|(i, s)| self.raw_schema(s, &p.index(i)))
-                        .collect(),
-                ),
+                Value::Array(items) if self.dialect == Dialect::Draft07 => {
+                    self.raw_schemas(items, p)
+                }
                 Value::Array(_) => {
                     self.err(
                         p,
@@ -261,30 +252,7 @@ impl SchemaParser<'_> {
                 }
                 _ => self.raw_schema(v, p),
             },
-            Shape::Dependencies => match v {
-                Value::Object(m) => Value::Object(
-                    m.iter()
-                        .map(|(k, d)| {
-                            let dp = p.key(k);
-                            let out = match d {
-                                Value::Array(_) => {
-                                    self.check_shape(key, Shape::Names, d, &dp);
-                                    d.clone()
-                                }
-                                _ => self.raw_schema(d, &dp),
-                            };
-                            (k.to_string(), out)
-                        })
-                        .collect(),
-                ),
-                _ => {
-                    self.err(
-                        p,
-                        "`dependencies` must be an object of schemas or property lists",
-                    );
-                    v.clone()
-                }
-            },
+            Shape::Dependencies => self.raw_dependencies(key, v, p),
             Shape::Ref => {
                 // Only reached for a `$ref` beside other keywords in raw form.
                 let _ = obj;
@@ -292,6 +260,45 @@ impl SchemaParser<'_> {
             }
             other => {
                 self.check_shape(key, other, v, p);
+                v.clone()
+            }
+        }
+    }
+
+    /// An array of subschemas, each read raw at its index.
+    fn raw_schemas(&mut self, items: &[Value], p: &Pointer) -> Value {
+        Value::Array(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, s)| self.raw_schema(s, &p.index(i)))
+                .collect(),
+        )
+    }
+
+    /// draft-07 `dependencies`: per property, a subschema read raw or a list of names.
+    fn raw_dependencies(&mut self, key: &str, v: &Value, p: &Pointer) -> Value {
+        match v {
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .map(|(k, d)| {
+                        let dp = p.key(k);
+                        let out = match d {
+                            Value::Array(_) => {
+                                self.check_shape(key, Shape::Names, d, &dp);
+                                d.clone()
+                            }
+                            _ => self.raw_schema(d, &dp),
+                        };
+                        (k.to_string(), out)
+                    })
+                    .collect(),
+            ),
+            _ => {
+                self.err(
+                    p,
+                    "`dependencies` must be an object of schemas or property lists",
+                );
                 v.clone()
             }
         }
@@ -328,29 +335,7 @@ impl SchemaParser<'_> {
                 Value::String(_) => None,
                 _ => Some(format!("`{key}` must be a string, found {}", v.type_name())),
             },
-            Shape::Names => match v {
-                Value::Array(items) => {
-                    let mut seen = Vec::new();
-                    let mut bad = None;
-                    for (i, item) in items.iter().enumerate() {
-                        match item.as_str() {
-                            Some(s) if seen.contains(&s) => {
-                                bad = Some((i, format!("`{s}` is listed twice")));
-                            }
-                            Some(s) => seen.push(s),
-                            None => bad = Some((i, "property names must be strings".to_string())),
-                        }
-                    }
-                    if let Some((i, m)) = bad {
-                        self.err(&p.index(i), m);
-                    }
-                    None
-                }
-                _ => Some(format!(
-                    "`{key}` must be an array of property names, found {}",
-                    v.type_name()
-                )),
-            },
+            Shape::Names => self.check_names(key, v, p),
             Shape::NamesMap => match v {
                 Value::Object(m) => {
                     for (k, names) in m.iter() {
@@ -379,6 +364,32 @@ impl SchemaParser<'_> {
         if let Some(m) = problem {
             self.err(p, m);
         }
+    }
+
+    /// A list of distinct property names: the last bad item an error at its index, a value
+    /// that is no array the problem returned.
+    fn check_names(&mut self, key: &str, v: &Value, p: &Pointer) -> Option<String> {
+        let Value::Array(items) = v else {
+            return Some(format!(
+                "`{key}` must be an array of property names, found {}",
+                v.type_name()
+            ));
+        };
+        let mut seen = Vec::new();
+        let mut bad = None;
+        for (i, item) in items.iter().enumerate() {
+            match item.as_str() {
+                Some(s) if seen.contains(&s) => {
+                    bad = Some((i, format!("`{s}` is listed twice")));
+                }
+                Some(s) => seen.push(s),
+                None => bad = Some((i, "property names must be strings".to_string())),
+            }
+        }
+        if let Some((i, m)) = bad {
+            self.err(&p.index(i), m);
+        }
+        None
     }
 
     /// A `$ref` in raw form: resolved and inlined, or kept when it is recursive.
