@@ -53,7 +53,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::naming::{
-    Scope, camel, camel_ident_text, ident, snake_ident_text, spell_signs, type_name,
+    Scope, camel, camel_ident_text, ident, sign_name, snake_ident_text, spell_signs, type_name,
 };
 use super::{Errs, Loc, Options};
 use toolgate_schema::json::{Number, Value, to_compact};
@@ -967,30 +967,58 @@ impl Module<'_> {
         Ty::Enum(name.to_string())
     }
 
-    /// The variant identifiers of an enum's values, each claimed once: a value with
-    /// nothing to make an identifier of, or the same one as another's, is an error at its
-    /// place and no variant.
+    /// The variant identifiers of an enum's values, each claimed once. A value with an ASCII
+    /// letter or digit is named from its words (its signs spelled out); one without is named
+    /// from its characters (`"."` is `Dot`, `""` is `Empty`: [`sign_name`]), or by its
+    /// position (`Value2`) when a character has no word or that name is taken. The wire
+    /// value stays the exact JSON string (`#[serde(rename)]`). Two values with letters that
+    /// make one identifier are an error at the second's place, and it gets no variant.
     fn enum_variants(&mut self, values: &[String], loc: &Loc) -> Vec<(String, Ident)> {
         let mut scope = Scope::new();
         let mut variants: Vec<(String, Ident)> = Vec::new();
+        // Values with letters claim their names first, so a name made from characters
+        // never takes one from them.
+        let mut signs: Vec<(usize, &String)> = Vec::new();
         for (i, v) in values.iter().enumerate() {
             let at = loc.key("enum").index(i);
-            match camel_ident_text(&spell_signs(v)) {
-                Ok(text) => {
-                    if let Err(first) = scope.claim(&text, &format!("\"{v}\"")) {
+            let Ok(text) = camel_ident_text(&spell_signs(v)) else {
+                signs.push((i, v));
+                continue;
+            };
+            if let Err(first) = scope.claim(&text, &format!("\"{v}\"")) {
+                self.errs.at(
+                    &at,
+                    format!(
+                        "enum values {first} and \"{v}\" would both be the Rust variant `{text}`; rename one"
+                    ),
+                );
+                continue;
+            }
+            variants.push((v.clone(), ident(&text)));
+        }
+        for (i, v) in signs {
+            let what = format!("{v:?}");
+            let named = sign_name(v).filter(|n| scope.claim(n, &what).is_ok());
+            let text = match named {
+                Some(n) => n,
+                None => {
+                    let positional = format!("Value{i}");
+                    if let Err(first) = scope.claim(&positional, &what) {
                         self.errs.at(
-                            &at,
+                            &loc.key("enum").index(i),
                             format!(
-                                "enum values {first} and \"{v}\" would both be the Rust variant `{text}`; rename one"
+                                "enum values {first} and {what} would both be the Rust variant `{positional}`; rename one"
                             ),
                         );
                         continue;
                     }
-                    variants.push((v.clone(), ident(&text)));
+                    positional
                 }
-                Err(why) => self.errs.at(&at, format!("enum value {why}")),
-            }
+            };
+            variants.push((v.clone(), ident(&text)));
         }
+        // Declared order, as `ALL` and the wire list promise.
+        variants.sort_by_key(|(wire, _)| values.iter().position(|v| v == wire));
         variants
     }
 
