@@ -208,3 +208,40 @@ fn diff_reports_changed_titles_and_execution() {
     // A surface against itself: nothing.
     assert!(diff(&required, &required).changes.is_empty());
 }
+
+#[test]
+fn resolving_refs_keeps_comments() {
+    // An OpenAPI-generated server's shape: definitions commented for readers, used by `$ref`.
+    let tool = json!({
+        "name": "open_file",
+        "group": "main",
+        "description": "Opens a file.",
+        "inputSchema": {
+            "type": "object",
+            "$comment": "Generated from the service's OpenAPI document.",
+            "$defs": {
+                "Path": { "type": "string", "$comment": "POSIX path; no ~ expansion." }
+            },
+            "properties": { "path": { "$ref": "#/$defs/Path" } },
+            "required": ["path"]
+        }
+    });
+    let catalog = load_sources(
+        Path::new("navigator"),
+        vec![matrix(Some("resolve")), file("tools/open_file.json", &tool)],
+    )
+    .unwrap();
+    let surface = Surface::from_catalog(&catalog);
+    let list = surface.tools_list_json(&surface.resolve("all"));
+    let list: Value = serde_json::from_str(&to_compact(&list)).unwrap();
+    let input = &list["tools"][0]["inputSchema"];
+    assert_eq!(input["properties"]["path"]["type"], "string", "{input}");
+    assert_eq!(
+        input["properties"]["path"]["$comment"], "POSIX path; no ~ expansion.",
+        "{input}"
+    );
+    assert_eq!(
+        input["$comment"], "Generated from the service's OpenAPI document.",
+        "{input}"
+    );
+}
