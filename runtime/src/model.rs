@@ -414,10 +414,9 @@ impl Schema {
             }
             Kind::Object(o) => put_object(&mut m, o),
         }
+        // `$comment` included: resolving `$ref`s keeps what the author wrote for readers.
         for (k, v) in self.extra.iter().chain(&self.annotations) {
-            if k != "$comment" {
-                m.insert(k.clone(), v.clone());
-            }
+            m.insert(k.clone(), v.clone());
         }
         Value::Object(m)
     }

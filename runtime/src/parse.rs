@@ -319,7 +319,7 @@ impl SchemaParser<'_> {
                 k => {
                     if validation_shape(k, self.dialect).is_some()
                         && let Some(owner) = keyword_owner(k)
-                        && ty.is_some()
+                        && ty.is_some_and(|t| !owner_is(k, t))
                     {
                         self.warn(
                             &p,
@@ -912,6 +912,15 @@ fn props_of(obj: &Map) -> BTreeSet<&str> {
         .map(|p| p.keys().collect())
         .unwrap_or_default()
 }
+/// Whether keyword `key` applies to values of JSON type `ty` (an object keyword beside
+/// `"type": "object"` has an effect; beside `"type": "string"` it has none).
+fn owner_is(key: &str, ty: &str) -> bool {
+    (STRING_KEYS.contains(&key) && ty == "string")
+        || (NUMBER_KEYS.contains(&key) && matches!(ty, "integer" | "number"))
+        || (ARRAY_KEYS.contains(&key) && ty == "array")
+        || (OBJECT_KEYS.contains(&key) && ty == "object")
+}
+
 
 fn keyword_owner(key: &str) -> Option<&'static str> {
     if STRING_KEYS.contains(&key) {

@@ -191,6 +191,31 @@ pub const RULES: &[(&str, Bump, &str)] = &[
         Bump::Patch,
         "a tool's or a field's description or title changed",
     ),
+    (
+        "title-changed",
+        Bump::Patch,
+        "a tool's `title` (the name a host shows) was added, removed or changed",
+    ),
+    (
+        "icons-changed",
+        Bump::Patch,
+        "a tool's `icons` were added, removed or changed",
+    ),
+    (
+        "meta-changed",
+        Bump::Patch,
+        "a tool's `_meta` was added, removed or changed",
+    ),
+    (
+        "execution-changed",
+        Bump::Minor,
+        "a tool's `execution` (whether it may be called as a task) was added, removed or changed",
+    ),
+    (
+        "tasks-required",
+        Bump::Major,
+        "a tool now requires being called as a task (`execution.taskSupport` `required`): clients that do not run tasks can no longer call it",
+    ),
 ];
 
 /// The bump a rule requires.
@@ -600,6 +625,7 @@ fn compare_entries(tool: &str, old: &Entry, new: &Entry, profile: Option<&str>, 
             format!("the description of `{tool}` changed"),
         );
     }
+    compare_tool_keys(tool, old, new, profile, cx);
     let renames = Renames::of(new);
     let restricted_fields: BTreeSet<&str> = old
         .restricted
@@ -615,6 +641,48 @@ fn compare_entries(tool: &str, old: &Entry, new: &Entry, profile: Option<&str>, 
         cx,
     };
     sc.compare(&old.input_schema, &new.input_schema, "");
+}
+
+/// The MCP Tool's own keys beside its description and schemas, as served: `title`,
+/// `icons` and `_meta` say how a host shows the tool (patch); `execution` says how it may be
+/// called (minor; major when it comes to require tasks).
+fn compare_tool_keys(tool: &str, old: &Entry, new: &Entry, profile: Option<&str>, cx: &mut DiffCx) {
+    for (key, rule) in [
+        ("title", "title-changed"),
+        ("icons", "icons-changed"),
+        ("_meta", "meta-changed"),
+        ("execution", "execution-changed"),
+    ] {
+        let (was, is) = (old.served.get(key), new.served.get(key));
+        if was == is {
+            continue;
+        }
+        let what = match (was, is) {
+            (None, Some(_)) => "was added",
+            (Some(_), None) => "was removed",
+            _ => "changed",
+        };
+        let rule = if key == "execution" && requires_tasks(is) && !requires_tasks(was) {
+            "tasks-required"
+        } else {
+            rule
+        };
+        cx.add(
+            rule,
+            Some(tool),
+            None,
+            profile,
+            format!("the `{key}` of `{tool}` {what}"),
+        );
+    }
+}
+
+/// Whether a served `execution` requires the tool to be called as a task.
+fn requires_tasks(execution: Option<&Value>) -> bool {
+    let Some(Value::Object(e)) = execution else {
+        return false;
+    };
+    e.get("taskSupport").and_then(Value::as_str) == Some("required")
 }
 
 struct Renames<'a> {

@@ -460,6 +460,9 @@ fn annotations_text(a: &Annotations) -> String {
             parts.push(format!("`{key}` {b}"));
         }
     }
+    for (key, v) in &a.other {
+        parts.push(format!("`{key}` {}", code(&crate::json::to_compact(v))));
+    }
     if parts.is_empty() {
         "none".to_string()
     } else {

@@ -201,9 +201,19 @@ pub enum TaskSupport {
     Required,
 }
 
-/// MCP tool annotations (hints for clients; never enforced).
+/// The keys of MCP's `ToolAnnotations` (2025-11-25), in its order.
+pub const ANNOTATION_KEYS: &[&str] = &[
+    "title",
+    "readOnlyHint",
+    "destructiveHint",
+    "idempotentHint",
+    "openWorldHint",
+];
+
+/// MCP tool annotations (hints for clients; never enforced). MCP's `ToolAnnotations` is
+/// open to other keys and hosts ignore what they do not know, so a key outside its list is
+/// kept and served as written; loading warns once per such key.
 #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct Annotations {
     /// A human-readable title.
     #[serde(default)]
@@ -220,6 +230,11 @@ pub struct Annotations {
     /// The tool talks to the world outside the server.
     #[serde(rename = "openWorldHint", default)]
     pub open_world_hint: Option<bool>,
+    /// Keys outside MCP's list (a server's own `category`, say), by name: kept and served
+    /// as written.
+    #[serde(flatten)]
+    #[schemars(with = "std::collections::BTreeMap<String, serde_json::Value>")]
+    pub other: std::collections::BTreeMap<String, Value>,
 }
 
 /// `extends`: inherit the properties of another tool.

@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::diag::{Ctxt, Errors, SourceText};
-use crate::files::{Annotations, MatrixFile, SchemaMode, Selector, TOOL_FILE_KEYS, ToolFile};
+use crate::files::{
+    ANNOTATION_KEYS, Annotations, MatrixFile, SchemaMode, Selector, TOOL_FILE_KEYS, ToolFile,
+};
 use crate::json::{Map, Value};
 use crate::locate::{Pointer, Position};
 use crate::model::{Kind, Schema, SchemaParser};
@@ -591,6 +593,7 @@ pub fn load_sources(display: &Path, sources: Vec<SourceFile>) -> Result<Catalog,
         }
     }
 
+    warn_other_annotations(&parsed, &mut cx);
     apply_extends(&mut parsed, &by_name, &mut cx);
 
     let Some((msrc, m)) = matrix else {
@@ -602,6 +605,36 @@ pub fn load_sources(display: &Path, sources: Vec<SourceFile>) -> Result<Catalog,
     );
     catalog.warnings = cx.warnings();
     cx.finish(catalog)
+}
+
+/// One warning per annotation key outside MCP's list, at its first use (hosts ignore such
+/// keys, so they are kept and served as written rather than refused).
+fn warn_other_annotations(parsed: &[ParsedTool], cx: &mut Ctxt) {
+    let mut first: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (i, t) in parsed.iter().enumerate() {
+        for key in t.file.annotations.iter().flat_map(|a| a.other.keys()) {
+            first
+                .entry(key)
+                .and_modify(|(_, n)| *n += 1)
+                .or_insert((i, 1));
+        }
+    }
+    for (key, (i, n)) in first {
+        let more = match n {
+            1 => String::new(),
+            2 => " (and in 1 more tool file)".to_string(),
+            n => format!(" (and in {} more tool files)", n - 1),
+        };
+        cx.warn_at(
+            &parsed[i].source,
+            &Pointer::root().key("annotations").key(key),
+            format!(
+                "annotation `{key}` is not one of MCP's ({}){more}: kept and served as written, and hosts that do not know it ignore it{}",
+                ANNOTATION_KEYS.join(", "),
+                did_you_mean(key, ANNOTATION_KEYS.iter().copied())
+            ),
+        );
+    }
 }
 
 fn check_tool_names(source: &SourceText, file: &ToolFile, cx: &mut Ctxt) {

@@ -466,6 +466,9 @@ fn annotations_json(a: &Annotations) -> Value {
             o.insert(key, Value::Bool(b));
         }
     }
+    for (key, v) in &a.other {
+        o.insert(key.clone(), v.clone());
+    }
     Value::Object(o)
 }
 
