@@ -28,6 +28,13 @@ out=$(realpath "$out")
 shared="$repo/../shared/anchors"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+# Each binary under the name `toolgate`, so that usage lines (which show the program's name)
+# compare equal.
+mkdir -p "$scratch/bin-before" "$scratch/bin-after"
+cp "$before" "$scratch/bin-before/toolgate"
+cp "$after" "$scratch/bin-after/toolgate"
+before="$scratch/bin-before/toolgate"
+after="$scratch/bin-after/toolgate"
 
 # The scratch copy both binaries run in.
 work="$scratch/work"
