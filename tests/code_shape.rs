@@ -76,9 +76,12 @@ fn is_test(attrs: &[syn::Attribute]) -> bool {
             return true;
         }
         path.is_ident("cfg")
-            && a.meta
-                .require_list()
-                .is_ok_and(|l| l.tokens.to_string().split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "test"))
+            && a.meta.require_list().is_ok_and(|l| {
+                l.tokens
+                    .to_string()
+                    .split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .any(|w| w == "test")
+            })
     })
 }
 
@@ -182,8 +185,11 @@ impl<'ast> Visit<'ast> for FileVisitor<'_> {
         }
         let mut paths = Vec::new();
         use_paths(&u.tree, &mut Vec::new(), &mut paths);
-        self.uses
-            .extend(paths.into_iter().filter(|p| p.first().is_some_and(|s| s == "crate")));
+        self.uses.extend(
+            paths
+                .into_iter()
+                .filter(|p| p.first().is_some_and(|s| s == "crate")),
+        );
     }
 }
 
@@ -233,7 +239,15 @@ fn no_function_is_too_long_to_read_at_once() {
     let long: Vec<&Function> = functions.iter().filter(|f| f.lines > LONG).collect();
     let list = |fs: &[&Function]| {
         fs.iter()
-            .map(|f| format!("  {} {}:{} `{}`", f.lines, relative(&f.file), f.line, f.name))
+            .map(|f| {
+                format!(
+                    "  {} {}:{} `{}`",
+                    f.lines,
+                    relative(&f.file),
+                    f.line,
+                    f.name
+                )
+            })
             .collect::<Vec<_>>()
             .join("\n")
     };

@@ -921,7 +921,6 @@ fn owner_is(key: &str, ty: &str) -> bool {
         || (OBJECT_KEYS.contains(&key) && ty == "object")
 }
 
-
 fn keyword_owner(key: &str) -> Option<&'static str> {
     if STRING_KEYS.contains(&key) {
         Some("a string (`\"type\": \"string\"`)")

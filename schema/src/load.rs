@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::{Ctxt, Errors, SourceText};
 use crate::files::{
-    ANNOTATION_KEYS, Annotations, Formerly, MatrixFile, OrderedMap, SchemaMode, Selector, TOOL_FILE_KEYS, ToolFile,
+    ANNOTATION_KEYS, Annotations, Formerly, MatrixFile, OrderedMap, SchemaMode, Selector,
+    TOOL_FILE_KEYS, ToolFile,
 };
 use crate::json::{Map, Value};
 use crate::locate::{Pointer, Position};
