@@ -197,7 +197,8 @@ fn github_import(root: &Path) -> Option<PathBuf> {
     let gh = shared()?.join("anchors/wild/github-mcp-server");
     let tools: Value = serde_json::from_slice(&std::fs::read(gh.join("tools.json")).ok()?).ok()?;
     let tools = tools["tools"].as_array()?.clone();
-    let toolsets: Value = serde_json::from_slice(&std::fs::read(gh.join("toolsets.json")).ok()?).ok()?;
+    let toolsets: Value =
+        serde_json::from_slice(&std::fs::read(gh.join("toolsets.json")).ok()?).ok()?;
     let flagged: Value =
         serde_json::from_slice(&std::fs::read(gh.join("feature_flagged_tools.json")).ok()?).ok()?;
     let mut sets: BTreeMap<String, BTreeSet<String>> = toolsets
@@ -205,7 +206,12 @@ fn github_import(root: &Path) -> Option<PathBuf> {
         .iter()
         .map(|(k, v)| {
             let names = v.as_array().into_iter().flatten();
-            (k.clone(), names.filter_map(|n| n.as_str().map(str::to_string)).collect())
+            (
+                k.clone(),
+                names
+                    .filter_map(|n| n.as_str().map(str::to_string))
+                    .collect(),
+            )
         })
         .collect();
     sets.insert(
@@ -221,7 +227,11 @@ fn github_import(root: &Path) -> Option<PathBuf> {
             .filter(|t| names.contains(t["name"].as_str().unwrap_or_default()))
             .collect();
         let file = root.join(format!("{set}.json"));
-        std::fs::write(&file, serde_json::to_vec(&json!({ "tools": listed })).unwrap()).unwrap();
+        std::fs::write(
+            &file,
+            serde_json::to_vec(&json!({ "tools": listed })).unwrap(),
+        )
+        .unwrap();
         args.push("--profile".into());
         args.push(format!("{set}={}", path(&file)));
     }
@@ -261,16 +271,29 @@ fn a_host_limited_to_128_tools_refuses_129() {
     let errs = errors(&v);
     assert_eq!(errs.len(), 1, "{errs:?}");
     let e = &errs[0];
-    assert_eq!((e["host"].as_str(), e["limit"].as_str()), (Some("vscode"), Some("max-tools")));
+    assert_eq!(
+        (e["host"].as_str(), e["limit"].as_str()),
+        (Some("vscode"), Some("max-tools"))
+    );
     assert_eq!(e["profiles"], json!(["all"]));
     let m = e["message"].as_str().unwrap();
-    for part in ["`vscode`", "max-tools", "128", "profile `all` serves 129 tools", "`tool_"] {
+    for part in [
+        "`vscode`",
+        "max-tools",
+        "128",
+        "profile `all` serves 129 tools",
+        "`tool_",
+    ] {
         assert!(m.contains(part), "{part}: {m}");
     }
     // The human output says the same on stderr.
     let o = run(&["check", "--catalog", path(&dir)]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("profile `all` serves 129 tools"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("profile `all` serves 129 tools"),
+        "{}",
+        stderr(&o)
+    );
 
     let dir = write_catalog(&root, "enough", &many[..128], json!({"hosts": ["vscode"]}));
     let (code, v, err) = check_json(&dir, &[]);
@@ -301,7 +324,12 @@ fn a_name_over_64_only_with_claude_codes_prefix() {
         (Some("claude-code"), Some("name-length"), Some(long))
     );
     let m = e["message"].as_str().unwrap();
-    for part in ["76 characters", "mcp__github-enterprise__list_", "profile `all`", "64"] {
+    for part in [
+        "76 characters",
+        "mcp__github-enterprise__list_",
+        "profile `all`",
+        "64",
+    ] {
         assert!(m.contains(part), "{part}: {m}");
     }
 }
@@ -325,10 +353,17 @@ fn a_dot_for_a_host_that_refuses_it() {
     let e = &errs[0];
     assert_eq!(
         (e["host"].as_str(), e["limit"].as_str(), e["tool"].as_str()),
-        (Some("copilot-cli"), Some("name-characters"), Some("admin.tools.list"))
+        (
+            Some("copilot-cli"),
+            Some("name-characters"),
+            Some("admin.tools.list")
+        )
     );
     let m = e["message"].as_str().unwrap();
-    assert!(m.contains("holds `.`") && m.contains("profile `all`"), "{m}");
+    assert!(
+        m.contains("holds `.`") && m.contains("profile `all`"),
+        "{m}"
+    );
 }
 
 #[test]
@@ -338,7 +373,10 @@ fn an_unknown_host_is_refused_with_its_place() {
     let o = run(&["check", "--catalog", path(&dir)]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
-    assert!(err.contains("profiles.json") && err.contains("no host `vs-code`"), "{err}");
+    assert!(
+        err.contains("profiles.json") && err.contains("no host `vs-code`"),
+        "{err}"
+    );
     assert!(err.contains("vscode"), "did you mean: {err}");
     let dir = write_catalog(&root, "ok", &[tool("get_me")], json!({}));
     let o = run(&["check", "--catalog", path(&dir), "--host", "nope"]);
@@ -372,7 +410,10 @@ fn tatara_with(root: &Path, budgets: Value) -> PathBuf {
 #[test]
 fn a_profile_over_budget_fails_naming_the_figure_and_the_costliest_tools() {
     let root = scratch("cost_budget");
-    let dir = tatara_with(&root, json!({"refine": {"max_tools": 15, "max_tokens": 1000}}));
+    let dir = tatara_with(
+        &root,
+        json!({"refine": {"max_tools": 15, "max_tokens": 1000}}),
+    );
     let (code, v, err) = check_json(&dir, &[]);
     assert_eq!(code, Some(1), "{err}");
     let refine = v["profiles"]
@@ -399,7 +440,10 @@ fn a_profile_over_budget_fails_naming_the_figure_and_the_costliest_tools() {
     assert!(refine["tools"].as_u64().unwrap() <= 15);
     assert!(!errs.iter().any(|e| e["limit"] == "max_tools"), "{errs:?}");
 
-    let dir = tatara_with(&scratch("cost_budget_ok"), json!({"refine": {"max_tokens": tokens}}));
+    let dir = tatara_with(
+        &scratch("cost_budget_ok"),
+        json!({"refine": {"max_tokens": tokens}}),
+    );
     let (code, _, err) = check_json(&dir, &[]);
     assert_eq!(code, Some(0), "exactly at the budget passes: {err}");
 }
@@ -411,7 +455,10 @@ fn a_budget_of_an_unknown_profile_is_an_error_with_its_place() {
     let o = run(&["check", "--catalog", path(&dir)]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
-    assert!(err.contains("/budgets/refyne") && err.contains("`refine`"), "{err}");
+    assert!(
+        err.contains("/budgets/refyne") && err.contains("`refine`"),
+        "{err}"
+    );
 }
 
 // ---- diff ----
@@ -432,7 +479,10 @@ fn diff_reports_token_growth_and_bounds_it() {
         .find(|(_, t)| t["name"] == "mr_write")
         .expect("tatara has mr_write");
     let d = t["description"].as_str().unwrap().to_string();
-    t["description"] = json!(format!("{d} {}", "Say what the change does and why. ".repeat(30)));
+    t["description"] = json!(format!(
+        "{d} {}",
+        "Say what the change does and why. ".repeat(30)
+    ));
     std::fs::write(&file, serde_json::to_string_pretty(&t).unwrap()).unwrap();
     let old = repo_root().join("schema/tatara");
     let o = run(&["diff", path(&old), path(&new)]);
@@ -445,7 +495,11 @@ fn diff_reports_token_growth_and_bounds_it() {
     assert!(line.contains(" tokens (+") && line.contains("%)"), "{line}");
     let o = run(&["diff", path(&old), path(&new), "--max-token-growth", "1"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stderr(&o).contains("--max-token-growth 1%: refine: +"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--max-token-growth 1%: refine: +"),
+        "{}",
+        stderr(&o)
+    );
     let o = run(&["diff", path(&old), path(&new), "--max-token-growth", "1000"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let o = run(&["diff", path(&old), path(&new), "--format", "json"]);
@@ -469,7 +523,9 @@ fn expected_breaks(names: &[String]) -> BTreeSet<(String, String)> {
             out.insert((h.id.to_string(), "max-tools".to_string()));
         }
         for n in names {
-            if h.max_name.is_some_and(|m| h.full_name("wild", n).chars().count() > m.value) {
+            if h.max_name
+                .is_some_and(|m| h.full_name("wild", n).chars().count() > m.value)
+            {
                 out.insert((h.id.to_string(), "name-length".to_string()));
             }
             if h.chars.is_some_and(|c| c.value.refused(n).is_some()) {
@@ -497,12 +553,25 @@ fn wild_surfaces_against_every_host() {
     for f in &files {
         let source: Value = serde_json::from_slice(&std::fs::read(f).unwrap()).unwrap();
         let tools = source["tools"].as_array().cloned().unwrap_or_default();
-        let label = f.file_name().unwrap().to_string_lossy().replace(".tools.json", "");
+        let label = f
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace(".tools.json", "");
         // The server name `wild` for every surface: the prefix is the same length for all.
-        let dir = write_catalog(&root, &label.replace('.', "-"), &tools, json!({"server_name": "wild"}));
+        let dir = write_catalog(
+            &root,
+            &label.replace('.', "-"),
+            &tools,
+            json!({"server_name": "wild"}),
+        );
         let (code, v, err) = check_json(&dir, &hosts);
         let errs = errors(&v);
-        assert_eq!(code, Some(if errs.is_empty() { 0 } else { 1 }), "{label}: {err}");
+        assert_eq!(
+            code,
+            Some(if errs.is_empty() { 0 } else { 1 }),
+            "{label}: {err}"
+        );
         let found: BTreeSet<(String, String)> = errs
             .iter()
             .map(|e| {
@@ -523,7 +592,11 @@ fn wild_surfaces_against_every_host() {
             "{label}: {} tools, {} tokens; breaks: {}\n",
             all["tools"],
             all["tokens"],
-            if broken.is_empty() { "none".to_string() } else { broken.join(", ") }
+            if broken.is_empty() {
+                "none".to_string()
+            } else {
+                broken.join(", ")
+            }
         ));
     }
     eprint!("{report}");

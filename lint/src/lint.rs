@@ -770,10 +770,19 @@ impl<'s> Linter<'s> {
         if let Some(f) = fm
             && let Some(host) = rules::too_many_tools::host_of(path)
         {
-            let tools = |si: usize| self.servers[si].checker.surface.tools.iter().map(|t| t.name.as_str());
+            let tools = |si: usize| {
+                self.servers[si]
+                    .checker
+                    .surface
+                    .tools
+                    .iter()
+                    .map(|t| t.name.as_str())
+            };
             let allows = |e: &[(String, Span)], si: usize, t: &str| self.allows(e, si, t);
             let n = self.servers.len();
-            problems.extend(rules::too_many_tools::check(text, f.yaml, host, n, tools, allows));
+            problems.extend(rules::too_many_tools::check(
+                text, f.yaml, host, n, tools, allows,
+            ));
         }
 
         // Strings of the front matter: a known tool is checked wherever it is written.

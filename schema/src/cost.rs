@@ -160,7 +160,11 @@ pub fn hosts_of(catalog: &Catalog, extra: &[String]) -> Result<Vec<&'static Host
 
 /// The name hosts show for the catalog's server: the matrix's `server_name`, else its name.
 pub fn server_name(catalog: &Catalog) -> &str {
-    catalog.limits.server_name.as_deref().unwrap_or(&catalog.name)
+    catalog
+        .limits
+        .server_name
+        .as_deref()
+        .unwrap_or(&catalog.name)
 }
 
 /// Every budget of `catalog` and every limit of `hosts` that the measured `costs` break.
@@ -278,7 +282,8 @@ pub fn thousands(n: u64) -> String {
 /// The figures as `toolgate check` prints them: one line per profile, then its costliest
 /// tools.
 pub fn to_text(costs: &[ProfileCost]) -> String {
-    let mut s = String::from("context cost (tools/list `tools`, compact JSON, o200k_base tokens):\n");
+    let mut s =
+        String::from("context cost (tools/list `tools`, compact JSON, o200k_base tokens):\n");
     let width = costs.iter().map(|c| c.name.len()).max().unwrap_or(0);
     for c in costs {
         let _ = writeln!(
@@ -325,7 +330,12 @@ pub fn write_markdown(page: &mut String, surface: &Surface) {
 }
 
 /// The figures and findings as `toolgate check --format json` prints them.
-pub fn to_json(catalog: &Catalog, costs: &[ProfileCost], hosts: &[&Host], findings: &[Finding]) -> serde_json::Value {
+pub fn to_json(
+    catalog: &Catalog,
+    costs: &[ProfileCost],
+    hosts: &[&Host],
+    findings: &[Finding],
+) -> serde_json::Value {
     let budget = |name: &str| {
         catalog
             .limits
@@ -410,7 +420,11 @@ impl Growth {
                 )
             }
             (None, Some(n)) => format!("{}: new, {} tokens", self.name, thousands(n as u64)),
-            (Some(o), None) => format!("{}: removed (was {} tokens)", self.name, thousands(o as u64)),
+            (Some(o), None) => format!(
+                "{}: removed (was {} tokens)",
+                self.name,
+                thousands(o as u64)
+            ),
             (None, None) => format!("{}: not measured", self.name),
         }
     }

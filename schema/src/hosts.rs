@@ -212,7 +212,10 @@ impl Host {
     /// The name `tool` has on this host when served by `server`.
     pub fn full_name(&self, server: &str, tool: &str) -> String {
         match &self.prefix {
-            Some(p) => format!("{}{tool}", p.value.replace("{server}", &prefix_server(server))),
+            Some(p) => format!(
+                "{}{tool}",
+                p.value.replace("{server}", &prefix_server(server))
+            ),
             None => tool.to_string(),
         }
     }
@@ -315,14 +318,12 @@ pub fn explain() -> String {
     );
     for h in HOSTS {
         let _ = writeln!(s, "\n{} ({})", h.id, h.name);
-        let line = |s: &mut String, what: &str, value: Option<(String, &str)>| {
-            match value {
-                Some((v, src)) => {
-                    let _ = writeln!(s, "  {what:<16}{v}\n  {:<16}source: {src}", "");
-                }
-                None => {
-                    let _ = writeln!(s, "  {what:<16}-");
-                }
+        let line = |s: &mut String, what: &str, value: Option<(String, &str)>| match value {
+            Some((v, src)) => {
+                let _ = writeln!(s, "  {what:<16}{v}\n  {:<16}source: {src}", "");
+            }
+            None => {
+                let _ = writeln!(s, "  {what:<16}-");
             }
         };
         line(
@@ -379,7 +380,11 @@ mod tests {
         assert_eq!(check_count(vscode, "all", 128), None);
         let b = check_count(vscode, "all", 129).unwrap();
         assert_eq!((b.host, b.limit), ("vscode", "max-tools"));
-        assert!(b.message.contains("profile `all` serves 129 tools"), "{}", b.message);
+        assert!(
+            b.message.contains("profile `all` serves 129 tools"),
+            "{}",
+            b.message
+        );
     }
 
     #[test]
@@ -396,7 +401,11 @@ mod tests {
         let broken = check_name(claude, "github-enterprise", &tool, &profiles());
         assert_eq!(broken.len(), 1);
         assert_eq!(broken[0].limit, "name-length");
-        assert!(broken[0].message.contains("65 characters"), "{}", broken[0].message);
+        assert!(
+            broken[0].message.contains("65 characters"),
+            "{}",
+            broken[0].message
+        );
     }
 
     #[test]

@@ -156,8 +156,12 @@ pub fn check(args: &CheckArgs) -> u8 {
         Err(e) => {
             if matches!(args.format, CheckFormat::Json) {
                 let errors: Vec<String> = e.0.iter().map(|d| d.to_string()).collect();
-                let v = serde_json::json!({"catalog": args.catalog, "profiles": [], "errors": errors});
-                let _ = print_stdout(&format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default()));
+                let v =
+                    serde_json::json!({"catalog": args.catalog, "profiles": [], "errors": errors});
+                let _ = print_stdout(&format!(
+                    "{}\n",
+                    serde_json::to_string_pretty(&v).unwrap_or_default()
+                ));
             }
             report(&e);
             return EXIT_FINDINGS;
@@ -173,10 +177,17 @@ pub fn check(args: &CheckArgs) -> u8 {
     let surface = Surface::from_catalog(&c);
     let costs = cost::measure(&surface);
     let findings = cost::check(&c, &costs, &hosts);
-    let code = if findings.is_empty() { EXIT_OK } else { EXIT_FINDINGS };
+    let code = if findings.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_FINDINGS
+    };
     if matches!(args.format, CheckFormat::Json) {
         let v = cost::to_json(&c, &costs, &hosts, &findings);
-        let printed = print_stdout(&format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default()));
+        let printed = print_stdout(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        ));
         return if printed == EXIT_OK { code } else { printed };
     }
     // Warnings never fail the check: what a catalog may hold but is worth saying.

@@ -3,11 +3,11 @@
 use std::path::Path;
 
 use clap::{Args, ValueEnum};
-use toolgate_schema::cost::{self, Growth};
-use toolgate_schema::json::{Map, Value};
 use toolgate_schema::Surface;
+use toolgate_schema::cost::{self, Growth};
 use toolgate_schema::diff::{Bump, diff, to_human, to_json, to_markdown};
 use toolgate_schema::json::to_pretty;
+use toolgate_schema::json::{Map, Value};
 
 use super::{CatalogArg, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, SurfaceSource, print_stdout};
 
@@ -176,7 +176,10 @@ fn with_tokens_json(value: Value, growth: &[Growth]) -> Value {
             let n = |v: Option<usize>| serde_json::json!(v);
             o.insert("old", Value::from_serde(&n(g.old)));
             o.insert("new", Value::from_serde(&n(g.new)));
-            o.insert("percent", Value::from_serde(&serde_json::json!(g.percent())));
+            o.insert(
+                "percent",
+                Value::from_serde(&serde_json::json!(g.percent())),
+            );
             Value::Object(o)
         })
         .collect();
@@ -192,7 +195,9 @@ fn with_tokens_markdown(mut text: String, growth: &[Growth]) -> String {
     if !text.ends_with('\n') {
         text.push('\n');
     }
-    text.push_str("\n### Context cost\n\n| profile | change (o200k_base tokens) |\n| --- | --- |\n");
+    text.push_str(
+        "\n### Context cost\n\n| profile | change (o200k_base tokens) |\n| --- | --- |\n",
+    );
     for g in growth {
         let line = g.line();
         let change = line.split_once(": ").map_or(line.as_str(), |(_, c)| c);
@@ -208,10 +213,7 @@ fn token_growth_exceeded(growth: &[Growth], max: f64) -> bool {
         .filter(|g| g.percent().is_some_and(|p| p > max))
         .collect();
     for g in &over {
-        eprintln!(
-            "error: --max-token-growth {max}%: {}",
-            g.line()
-        );
+        eprintln!("error: --max-token-growth {max}%: {}", g.line());
     }
     !over.is_empty()
 }

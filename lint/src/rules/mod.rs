@@ -5,9 +5,9 @@
 //! surface; the modules here own the words.
 
 pub mod invalid_value;
+pub mod too_many_tools;
 pub mod tool_not_allowed;
 pub mod tool_not_in_profile;
-pub mod too_many_tools;
 pub mod unknown_field;
 pub mod unknown_profile;
 pub mod unknown_tool;

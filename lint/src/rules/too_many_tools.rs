@@ -142,9 +142,18 @@ mod tests {
 
     #[test]
     fn hosts_from_paths() {
-        assert_eq!(host_of(".github/agents/review.agent.md").map(|h| h.id), Some("vscode"));
-        assert_eq!(host_of(".github/chatmodes/plan.chatmode.md").map(|h| h.id), Some("vscode"));
-        assert_eq!(host_of("x/.claude/agents/a.md").map(|h| h.id), Some("claude-code"));
+        assert_eq!(
+            host_of(".github/agents/review.agent.md").map(|h| h.id),
+            Some("vscode")
+        );
+        assert_eq!(
+            host_of(".github/chatmodes/plan.chatmode.md").map(|h| h.id),
+            Some("vscode")
+        );
+        assert_eq!(
+            host_of("x/.claude/agents/a.md").map(|h| h.id),
+            Some("claude-code")
+        );
         assert_eq!(host_of("skills/a/SKILL.md"), None);
     }
 
@@ -175,7 +184,11 @@ mod tests {
         let p = run("['gh/*', 'codebase']", 128);
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].0.rule, Rule::TooManyTools);
-        assert!(p[0].0.message.contains("selects 129 tools"), "{}", p[0].0.message);
+        assert!(
+            p[0].0.message.contains("selects 129 tools"),
+            "{}",
+            p[0].0.message
+        );
         assert!(p[0].0.message.contains("at most 128"), "{}", p[0].0.message);
         // Naming two tools of the big server selects two.
         assert!(run("['gh/t001', 'gh/t002']", 300).is_empty());
