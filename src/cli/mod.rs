@@ -67,7 +67,7 @@ enum Command {
     Lint(lint_cmd::LintArgs),
     /// Explain a lint rule (without RULE: list the rules).
     Explain(explain_cmd::ExplainArgs),
-    /// Serve a profile's tools as an MCP server on stdio (an echo backend: a contract test double).
+    /// Serve a profile's tools over MCP (stdio or Streamable HTTP), gating an upstream server or echoing.
     #[cfg(feature = "serve")]
     Serve(serve_cmd::ServeArgs),
 }
