@@ -121,7 +121,7 @@ fn field_text(place: &Place, word: &str) -> Option<String> {
     }
     let values = at::allowed_values(schema);
     if !values.is_empty() {
-        out.push_str(&format!("\n\nValues: {}\n", quoted(&values)));
+        out.push_str(&format!("\nValues: {}\n", quoted(&values)));
     }
     let former: Vec<&str> = entry
         .formerly_fields
