@@ -494,6 +494,7 @@ impl<'s> Linter<'s> {
         self.check_tags(&mut doc);
         self.check_parameters(&mut doc);
         self.check_tools_allowed(&mut doc);
+        self.check_too_many_tools(&mut doc);
         self.check_front_matter_calls(&mut doc);
         self.place_findings(&mut doc);
         doc

@@ -57,6 +57,7 @@ pub fn render(catalog: &Catalog) -> String {
     if catalog.selector.combine {
         combinations(&mut page, catalog, &surface);
     }
+    crate::cost::write_markdown(&mut page, &surface);
     groups(&mut page, catalog);
     gating(&mut page, catalog);
     page.push_str("## Tools\n");

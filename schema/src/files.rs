@@ -353,6 +353,32 @@ pub struct MatrixFile {
     /// a validator opts in).
     #[serde(default)]
     pub assert_formats: bool,
+    /// Context budgets: a profile (or, when profiles combine, several joined by `,`) mapped
+    /// to the most tools and tokens its `tools/list` may cost; `toolgate check` fails a
+    /// profile over budget.
+    #[serde(default)]
+    pub budgets: OrderedMap<Budget>,
+    /// The hosts the catalog is served to (`claude-code`, `vscode`, `cursor`, `windsurf`,
+    /// `openai`, `gemini`, `copilot-cli`): `toolgate check` holds every profile to their
+    /// limits (`toolgate explain host-limits`).
+    #[serde(default)]
+    pub hosts: Vec<String>,
+    /// The server's name as hosts see it (Claude Code's `mcp__SERVER__tool`); default: the
+    /// catalog's name.
+    #[serde(default)]
+    pub server_name: Option<String>,
+}
+
+/// A profile's context budget: what its `tools/list` may cost at most.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Budget {
+    /// The most tools the profile may be served.
+    #[serde(default)]
+    pub max_tools: Option<u64>,
+    /// The most o200k_base tokens its `tools` array (compact JSON) may take.
+    #[serde(default)]
+    pub max_tokens: Option<u64>,
 }
 
 /// How a catalog serves its schemas.

@@ -15,7 +15,8 @@
 //!
 //! Everything is sorted or in the order of the input, so the same captures give the same
 //! bytes. Re-importing over an existing catalog ([`Existing`]) keeps what import does not
-//! own (`formerly`, `restrictions`, descriptions, the selector's variable) or refuses with
+//! own (`formerly`, `restrictions`, `budgets`, `hosts`, `server_name`, descriptions, the
+//! selector's variable) or refuses with
 //! the reason.
 //!
 //! Two tool objects are the same when they are equal as JSON (key order aside): a server
@@ -816,6 +817,9 @@ fn matrix(
     if let Some((_, r)) = &kept.restrictions {
         m.insert("restrictions", Value::Object(r.clone()));
     }
+    for (key, v) in &kept.limits {
+        m.insert(*key, v.clone());
+    }
     Value::Object(m)
 }
 
@@ -913,6 +917,8 @@ struct Kept {
     restrictions: Option<(SourceText, Map)>,
     /// Tool name, then (variant, formerly, the file).
     formerly: BTreeMap<String, Vec<(Option<String>, Value, SourceText)>>,
+    /// The matrix's `budgets`, `hosts` and `server_name`, as written (`crate::limits`).
+    limits: Vec<(&'static str, Value)>,
 }
 
 impl Kept {
@@ -989,6 +995,11 @@ impl Kept {
             && !r.is_empty()
         {
             self.restrictions = Some((source.clone(), r.clone()));
+        }
+        for key in ["budgets", "hosts", "server_name"] {
+            if let Some(v) = m.get(key) {
+                self.limits.push((key, v.clone()));
+            }
         }
     }
 

@@ -61,6 +61,8 @@ pub struct Catalog {
     /// What loading found worth saying that is not an error (annotations no vocabulary
     /// defines, a default its schema refuses, ...), sorted.
     pub warnings: Vec<crate::diag::Diagnostic>,
+    /// The matrix's budgets, hosts and server name (`crate::limits`).
+    pub limits: crate::limits::Limits,
 }
 
 /// A known profile.
@@ -496,6 +498,7 @@ pub fn load_sources(display: &Path, sources: Vec<SourceFile>) -> Result<Catalog,
         files.read,
         &mut cx,
     );
+    catalog.limits = crate::limits::read(&msrc, &m, &mut cx);
     catalog.warnings = cx.warnings();
     cx.finish(catalog)
 }
@@ -852,6 +855,7 @@ fn build(
         schemas: m.schemas,
         assert_formats: m.assert_formats,
         warnings: Vec::new(),
+        limits: Default::default(),
     }
 }
 

@@ -17,6 +17,7 @@ mod docs_cmd;
 mod explain_cmd;
 mod import_cmd;
 mod lint_cmd;
+mod lsp_cmd;
 #[cfg(feature = "serve")]
 mod serve_cmd;
 mod source;
@@ -67,6 +68,9 @@ enum Command {
     Lint(lint_cmd::LintArgs),
     /// Explain a lint rule (without RULE: list the rules).
     Explain(explain_cmd::ExplainArgs),
+    /// Run the language server on stdio: the lint's findings, completion, hover and quick
+    /// fixes while a skill is written.
+    Lsp(lsp_cmd::LspArgs),
     /// Serve a profile's tools over MCP (stdio or Streamable HTTP), gating an upstream server or echoing.
     #[cfg(feature = "serve")]
     Serve(serve_cmd::ServeArgs),
@@ -90,6 +94,7 @@ pub fn main() -> ExitCode {
         Command::Import(args) => import_cmd::run(&args),
         Command::Lint(args) => lint_cmd::lint(&args),
         Command::Explain(args) => explain_cmd::explain(&args),
+        Command::Lsp(args) => lsp_cmd::run(&args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve_cmd::serve(&args),
     };

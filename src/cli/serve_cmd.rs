@@ -155,24 +155,32 @@ pub fn serve(args: &ServeArgs) -> u8 {
     if let Some(addr) = args.http {
         return http::serve(args, &catalog, addr);
     }
-    let given = args
-        .profile
-        .as_deref()
-        .map(|p| (p, Source::Given("--profile")));
-    let session = match session(&catalog, given) {
+    let session = match profile_session(&catalog, args) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_ERROR;
-        }
+        Err(code) => return code,
     };
-    if let Some(w) = &session.warning {
-        eprintln!("warning: {w}");
-    }
     eprintln!("toolgate: {}", session.summary());
     finish(toolgate_serve::serve_stdio(session.server))
 }
 
+/// The echo session of `--profile` (else the catalog's environment variable), its warning
+/// (a profile that fails closed) printed; the exit code after printing why there is none.
+fn profile_session(catalog: &Opened, args: &ServeArgs) -> Result<EchoSession, u8> {
+    let given = args
+        .profile
+        .as_deref()
+        .map(|p| (p, Source::Given("--profile")));
+    let session = session(catalog, given).map_err(|e| {
+        eprintln!("error: {e}");
+        EXIT_ERROR
+    })?;
+    if let Some(w) = &session.warning {
+        eprintln!("warning: {w}");
+    }
+    Ok(session)
+}
+
+/// The exit code of a server that has stopped, its error printed.
 fn finish(result: Result<(), ServeError>) -> u8 {
     match result {
         Ok(()) => EXIT_OK,
@@ -192,7 +200,7 @@ mod http {
     use toolgate_serve::http::{HttpOptions, serve_http, serve_http_with_tokens};
     use toolgate_serve::tokens::TokenTable;
 
-    use super::{EXIT_ERROR, Opened, ServeArgs, finish, session};
+    use super::{EXIT_ERROR, Opened, ServeArgs, finish, profile_session, session};
 
     pub(super) fn options(args: &ServeArgs) -> HttpOptions {
         HttpOptions {
@@ -225,20 +233,10 @@ mod http {
     /// `toolgate serve --http ADDR [--tokens FILE]`
     pub(super) fn serve(args: &ServeArgs, catalog: &Opened, addr: SocketAddr) -> u8 {
         let Some(path) = &args.tokens else {
-            let given = args
-                .profile
-                .as_deref()
-                .map(|p| (p, Source::Given("--profile")));
-            let session = match session(catalog, given) {
+            let session = match profile_session(catalog, args) {
                 Ok(s) => s,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return EXIT_ERROR;
-                }
+                Err(code) => return code,
             };
-            if let Some(w) = &session.warning {
-                eprintln!("warning: {w}");
-            }
             eprintln!("toolgate: {}", session.summary_on("HTTP"));
             return finish(serve_http(addr, session.server, options(args)));
         };

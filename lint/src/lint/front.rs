@@ -49,6 +49,30 @@ impl Linter<'_> {
         }
     }
 
+    /// Stage 5b: `too-many-tools`: a `tools:` list selecting more tools than the file's host
+    /// takes (the host known from where the file lives).
+    pub(super) fn check_too_many_tools(&self, doc: &mut Document<'_>) {
+        let Some(f) = doc.front else {
+            return;
+        };
+        let Some(host) = rules::too_many_tools::host_of(doc.path) else {
+            return;
+        };
+        let tools = |si: usize| {
+            self.servers[si]
+                .checker
+                .surface
+                .tools
+                .iter()
+                .map(|t| t.name.as_str())
+        };
+        let allows = |e: &[(String, Span)], si: usize, t: &str| self.allows(e, si, t);
+        let n = self.servers.len();
+        doc.problems.extend(rules::too_many_tools::check(
+            doc.text, f.yaml, host, n, tools, allows,
+        ));
+    }
+
     /// Whether `entries` (a `tools:` list) grant tool `tool` of server `server`.
     fn allows(&self, entries: &[(String, Span)], server: usize, tool: &str) -> bool {
         let s = &self.servers[server];
@@ -69,7 +93,7 @@ impl Linter<'_> {
         })
     }
 
-    /// Stage 5b: strings of the front matter: a current tool is checked wherever it is
+    /// Stage 5c: strings of the front matter: a current tool is checked wherever it is
     /// written, its problems placed where the string's raw text is.
     pub(super) fn check_front_matter_calls(&self, doc: &mut Document<'_>) {
         let Some(decoded) = doc.decoded.take() else {
