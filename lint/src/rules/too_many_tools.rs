@@ -154,7 +154,7 @@ mod tests {
             host_of("x/.claude/agents/a.md").map(|h| h.id),
             Some("claude-code")
         );
-        assert_eq!(host_of("skills/a/SKILL.md"), None);
+        assert!(host_of("skills/a/SKILL.md").is_none());
     }
 
     fn run(list: &str, tools: usize) -> Vec<(Problem, Span)> {
