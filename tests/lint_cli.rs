@@ -279,7 +279,7 @@ fn sarif_and_github_formats() {
     assert_eq!(v["version"], "2.1.0");
     let run0 = &v["runs"][0];
     assert_eq!(run0["columnKind"], "unicodeCodePoints");
-    assert_eq!(run0["tool"]["driver"]["rules"].as_array().unwrap().len(), 8);
+    assert_eq!(run0["tool"]["driver"]["rules"].as_array().unwrap().len(), 9);
     let r = &run0["results"][0];
     assert_eq!(r["ruleId"], "unknown-tool");
     assert_eq!(

@@ -188,7 +188,11 @@ pub fn check(catalog: &Catalog, costs: &[ProfileCost], hosts: &[&Host]) -> Vec<F
     }
     for host in hosts {
         for c in costs {
-            if let Some(b) = hosts::check_count(host, &c.name, c.tools()) {
+            if let Some(mut b) = hosts::check_count(host, &c.name, c.tools()) {
+                // Which tools to move out first: those that cost most.
+                b.tool = c.top.first().map(|t| t.name.clone());
+                b.message
+                    .push_str(&format!("; the tools that cost most: {}", top_list(&c.top)));
                 out.push(from_host(b));
             }
         }
@@ -271,7 +275,7 @@ pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -230,7 +230,7 @@ pub struct Broken {
     pub limit: &'static str,
     /// The profiles concerned (one for a count; those served the tool for a name).
     pub profiles: Vec<String>,
-    /// The tool concerned (none for a count).
+    /// The tool concerned (for a count, [`crate::cost::check`] sets the costliest one).
     pub tool: Option<String>,
     /// The whole message.
     pub message: String,

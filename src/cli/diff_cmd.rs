@@ -148,8 +148,15 @@ pub fn run(args: &DiffArgs) -> u8 {
     EXIT_OK
 }
 
-/// The human diff, then each profile's token change.
+/// The profiles whose token figure changed (those that did not would only be noise in a
+/// diff read by people; the JSON form keeps them all).
+fn changed(growth: &[Growth]) -> Vec<&Growth> {
+    growth.iter().filter(|g| g.old != g.new).collect()
+}
+
+/// The human diff, then the token change of each profile whose cost changed.
 fn with_tokens_human(mut text: String, growth: &[Growth]) -> String {
+    let growth = changed(growth);
     if growth.is_empty() {
         return text;
     }
@@ -187,8 +194,9 @@ fn with_tokens_json(value: Value, growth: &[Growth]) -> Value {
     Value::Object(m)
 }
 
-/// The Markdown diff, then a table of the token changes.
+/// The Markdown diff, then a table of the token changes (profiles whose cost changed).
 fn with_tokens_markdown(mut text: String, growth: &[Growth]) -> String {
+    let growth = changed(growth);
     if growth.is_empty() {
         return text;
     }

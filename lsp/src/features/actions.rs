@@ -35,6 +35,9 @@ pub fn code_actions(state: &mut State, p: &CodeActionParams) -> Option<Vec<CodeA
         };
         let diagnostic = matching(&p.context.diagnostics, &diagnostics::of_finding(&t, f));
         let range = doc.lines.range(&doc.text, edit.0, edit.1, state.enc);
+        // `Uri` caches its parsed parts (clippy's mutable-key-type), but they never change
+        // once built, and `WorkspaceEdit::changes` is lsp-types' own map keyed by it.
+        #[allow(clippy::mutable_key_type)]
         let changes = HashMap::from([(uri.clone(), vec![TextEdit::new(range, edit.2)])]);
         out.push(CodeActionOrCommand::CodeAction(CodeAction {
             title,
@@ -66,7 +69,7 @@ fn fix_of(f: &Finding, text: &str) -> Option<(String, Rewrite, bool)> {
     let written = text.get(f.span.range())?;
     // The span may hold the quotes of a value: the suggestion replaces what is inside.
     let (start, end) = match written.strip_prefix(['"', '\'']) {
-        Some(inner) if inner.ends_with(['"', '\'']) && inner.len() >= 1 => {
+        Some(inner) if inner.ends_with(['"', '\'']) && !inner.is_empty() => {
             (f.span.start + 1, f.span.end - 1)
         }
         _ => (f.span.start, f.span.end),

@@ -142,7 +142,7 @@ pub fn tool_ref<'e>(env: &'e Env, full: &str) -> Option<ToolRef<'e>> {
 pub fn entry_for<'s>(tool: &'s SurfaceTool, profiles: Option<&[String]>) -> Option<&'s Entry> {
     match profiles {
         None => tool.entries.first(),
-        Some(ps) if ps.is_empty() => tool.entries.first(),
+        Some([]) => tool.entries.first(),
         Some(ps) if tool.always_on => tool
             .entries
             .iter()
@@ -272,10 +272,9 @@ pub fn field_of_value(text: &str, call: &Call, offset: usize) -> Option<String> 
     // Inside a quote: an odd number of unescaped quotes of one kind before the cursor.
     let (qi, _) = args
         .char_indices()
-        .filter(|(_, c)| *c == '"' || *c == '\'')
-        .last()?;
+        .rfind(|(_, c)| *c == '"' || *c == '\'')?;
     let quotes = args.matches(&args[qi..qi + 1]).count();
-    if quotes % 2 == 0 {
+    if quotes.is_multiple_of(2) {
         return None;
     }
     let before = args[..qi].trim_end();
