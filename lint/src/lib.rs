@@ -6,7 +6,8 @@
 //! [`args`] (the argument parser), [`frontmatter`] (YAML), [`check`] (a call against the
 //! surface), [`rules`] (names and explanations), [`negation`] and [`markers`] (what does not
 //! count), [`params`] (parameters written without call syntax), [`lint`] (one file), [`fix`] (`--fix`, `--diff`), [`config`], [`walk`],
-//! [`baseline`], [`run`] and [`render`].
+//! [`baseline`], [`run`] and [`render`]; [`hosts`] (the servers a repository's host
+//! configurations name) and [`lock`] (`toolgate.lock`, their captured surfaces).
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
@@ -14,11 +15,15 @@ pub mod args;
 pub mod baseline;
 pub mod check;
 pub mod config;
+pub mod discovered;
 pub mod finding;
 pub mod fix;
 pub mod forms;
 pub mod frontmatter;
+pub mod hosts;
 pub mod lint;
+pub mod lock;
+pub mod lock_report;
 pub mod markers;
 pub mod negation;
 pub mod params;
