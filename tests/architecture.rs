@@ -74,6 +74,24 @@ fn the_lint_has_no_cli_no_mcp_and_no_async_runtime() {
 }
 
 #[test]
+fn the_language_server_has_no_cli_no_mcp_and_no_async_runtime() {
+    let deps = dependencies(&metadata(), "toolgate-lsp");
+    assert!(deps.iter().any(|d| d == "toolgate-lint"), "{deps:?}");
+    for banned in [
+        "clap",
+        "rmcp",
+        "tokio",
+        "toolgate-serve",
+        "toolgate-generated",
+    ] {
+        assert!(
+            !deps.iter().any(|d| d == banned),
+            "toolgate-lsp depends on {banned}"
+        );
+    }
+}
+
+#[test]
 fn the_catalog_generates_no_code_and_the_generator_parses_no_macro_input() {
     let m = metadata();
     let schema = dependencies(&m, "toolgate-schema");

@@ -476,7 +476,9 @@ fn explain_prints_each_rule() {
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).starts_with("# unknown-field\n"));
     let o = run(&["explain"]);
-    assert_eq!(stdout(&o).lines().count(), 8);
+    // The nine rules, then `host-limits` (the hosts' limits `check` applies).
+    assert_eq!(stdout(&o).lines().count(), 10);
+    assert!(stdout(&o).contains("too-many-tools"));
     let o = run(&["explain", "unknown-feild"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(

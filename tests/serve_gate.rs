@@ -158,6 +158,23 @@ fn gate(catalog: &Path, profile: &str, upstream: &str, extra: &[&str]) -> RawCli
     RawClient::start(&args, &[])
 }
 
+/// Starts the gate for `profile` of `catalog` in front of the time server, expecting it to
+/// refuse to start (exit 2); its stderr, for what it says why.
+fn refused_at_start(catalog: &Path, profile: &str, python: &Path) -> String {
+    let o = common::run(&[
+        "serve",
+        "--catalog",
+        catalog.to_str().expect("utf-8"),
+        "--profile",
+        profile,
+        "--upstream",
+        &upstream(python),
+    ]);
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    err
+}
+
 fn is_error(response: &Value) -> bool {
     response["result"]["isError"] == json!(true)
 }
@@ -330,17 +347,7 @@ fn a_tool_the_upstream_lacks_or_a_changed_description_is_drift() {
         serde_json::to_string_pretty(&moon).expect("json"),
     )
     .expect("write");
-    let o = common::run(&[
-        "serve",
-        "--catalog",
-        catalog.to_str().expect("utf-8"),
-        "--profile",
-        "limited",
-        "--upstream",
-        &upstream(&python),
-    ]);
-    let err = common::stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let err = refused_at_start(&catalog, "limited", &python);
     assert!(
         err.contains("drift: `get_moon_phase`: the upstream server has no such tool"),
         "{err}"
@@ -353,17 +360,7 @@ fn a_tool_the_upstream_lacks_or_a_changed_description_is_drift() {
     let mut tool: Value = serde_json::from_slice(&std::fs::read(&path).expect("read")).expect("j");
     tool["description"] = json!("Convert time between time zones");
     std::fs::write(&path, serde_json::to_string_pretty(&tool).expect("json")).expect("write");
-    let o = common::run(&[
-        "serve",
-        "--catalog",
-        catalog.to_str().expect("utf-8"),
-        "--profile",
-        "full",
-        "--upstream",
-        &upstream(&python),
-    ]);
-    let err = common::stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let err = refused_at_start(&catalog, "full", &python);
     assert!(
         err.contains("drift: `convert_time`: description: the catalog has \"Convert time between time zones\", the upstream \"Convert time between timezones\""),
         "{err}"
@@ -399,17 +396,7 @@ fn a_tool_the_upstream_lacks_or_a_changed_description_is_drift() {
         serde_json::to_string_pretty(&matrix).expect("json"),
     )
     .expect("write");
-    let o = common::run(&[
-        "serve",
-        "--catalog",
-        catalog.to_str().expect("utf-8"),
-        "--profile",
-        "full",
-        "--upstream",
-        &upstream(&python),
-    ]);
-    let err = common::stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let err = refused_at_start(&catalog, "full", &python);
     assert!(err.contains("group `all` adds parameters (token)"), "{err}");
 }
 

@@ -127,6 +127,60 @@ pub fn spell_signs(value: &str) -> String {
     out
 }
 
+/// The name of an enum value with no ASCII letter or digit, made from its characters, one
+/// word each (`"."` is `Dot`, `","` is `Comma`, `"\""` is `DoubleQuote`, `"'"` is
+/// `SingleQuote`, `"::"` is `ColonColon`, `""` is `Empty`); `None` when a character has no
+/// word here (the caller then names the variant by its position).
+pub fn sign_name(value: &str) -> Option<String> {
+    if value.is_empty() {
+        return Some("Empty".to_string());
+    }
+    value.chars().map(char_word).collect()
+}
+
+/// The word for one punctuation or space character of an enum value.
+fn char_word(c: char) -> Option<&'static str> {
+    Some(match c {
+        '.' => "Dot",
+        ',' => "Comma",
+        '"' => "DoubleQuote",
+        '\'' => "SingleQuote",
+        '`' => "Backtick",
+        ':' => "Colon",
+        ';' => "Semicolon",
+        '!' => "Bang",
+        '?' => "Question",
+        '-' => "Dash",
+        '_' => "Underscore",
+        '+' => "Plus",
+        '*' => "Star",
+        '/' => "Slash",
+        '\\' => "Backslash",
+        '|' => "Pipe",
+        '&' => "Ampersand",
+        '#' => "Hash",
+        '@' => "At",
+        '$' => "Dollar",
+        '%' => "Percent",
+        '^' => "Caret",
+        '~' => "Tilde",
+        '=' => "Equals",
+        '<' => "Less",
+        '>' => "Greater",
+        '(' => "OpenParen",
+        ')' => "CloseParen",
+        '[' => "OpenBracket",
+        ']' => "CloseBracket",
+        '{' => "OpenBrace",
+        '}' => "CloseBrace",
+        ' ' => "Space",
+        '\t' => "Tab",
+        '\n' => "Newline",
+        '\r' => "CarriageReturn",
+        _ => return None,
+    })
+}
+
 /// A type name put together from converted parts (`{prefix}{Field}Item`): a `V` in front
 /// when it would start with a digit, a `_` after it when it would be `Self`.
 pub fn type_name(joined: String) -> String {
@@ -226,6 +280,17 @@ mod tests {
         );
         assert_eq!(spell_signs("mr-write"), "mr-write");
         assert_eq!(spell_signs("v-1"), "v-1");
+    }
+
+    #[test]
+    fn names_values_without_letters_from_their_characters() {
+        assert_eq!(sign_name(".").as_deref(), Some("Dot"));
+        assert_eq!(sign_name(",").as_deref(), Some("Comma"));
+        assert_eq!(sign_name("\"").as_deref(), Some("DoubleQuote"));
+        assert_eq!(sign_name("'").as_deref(), Some("SingleQuote"));
+        assert_eq!(sign_name("").as_deref(), Some("Empty"));
+        assert_eq!(sign_name("::").as_deref(), Some("ColonColon"));
+        assert_eq!(sign_name("\u{e9}"), None);
     }
 
     #[test]

@@ -381,3 +381,71 @@ fn a_recursive_definition_is_boxed_where_its_cycle_closes() {
         "{errors:?}"
     );
 }
+
+/// A tool in the shape a Python (FastMCP-style) CSV server writes: a decimal separator and
+/// a text qualifier whose values have no letter or digit (issue 29).
+const CSV_READER: &str = r#"{"type": "object", "properties": {
+  "path": {"type": "string"},
+  "decimal": {"type": "string", "enum": [".", ","], "default": "."},
+  "text_qualifier": {"type": "string", "enum": ["\"", "'", ""]},
+  "layout": {"type": "string", "enum": ["wide", "+", "-", "::", "Dot", "."]}
+}, "required": ["path"]}"#;
+
+#[test]
+fn enum_values_without_letters_are_named_from_their_characters() {
+    let text = expand_files(vec![
+        file("profiles.json", MATRIX),
+        tool("read_csv", CSV_READER),
+    ])
+    .unwrap();
+    let text = squeeze(&text);
+    // Each variant keeps its exact wire value.
+    for (wire, variant) in [
+        ("\".\"", "Dot"),
+        ("\",\"", "Comma"),
+        ("\"\\\"\"", "DoubleQuote"),
+        ("\"'\"", "SingleQuote"),
+        ("\"\"", "Empty"),
+    ] {
+        assert!(
+            text.contains(&format!("#[serde(rename={wire})]{variant}")),
+            "{variant} for {wire}: {text}"
+        );
+    }
+    // The default names its variant.
+    assert!(text.contains("Decimal::Dot"), "{text}");
+    // `+` is spelled as before; a name made of characters never takes one a value with
+    // letters has (`Dot`), so `.` there is named by its position.
+    assert!(text.contains("#[serde(rename=\"+\")]Plus"), "{text}");
+    assert!(text.contains("#[serde(rename=\"-\")]Dash"), "{text}");
+    assert!(text.contains("#[serde(rename=\"::\")]ColonColon"), "{text}");
+    assert!(text.contains("#[serde(rename=\"Dot\")]Dot"), "{text}");
+    assert!(text.contains("#[serde(rename=\".\")]Value5"), "{text}");
+    // Declared order is kept.
+    assert!(
+        text.contains(
+            "constVALUES:&'static[&'staticstr]=&[\"wide\",\"+\",\"-\",\"::\",\"Dot\",\".\"];"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn enum_values_named_by_position_still_collide_as_errors() {
+    // `Value1` is a value with letters, so the positional name of `é` (no ASCII letter,
+    // no word for its character) is taken: an error at its place, not a silent suffix.
+    let errors = expand_files(vec![
+        file("profiles.json", MATRIX),
+        tool(
+            "t",
+            r#"{"type": "object", "properties": {"k": {"type": "string", "enum": ["Value1", "é"]}}}"#,
+        ),
+    ])
+    .unwrap_err();
+    assert_eq!(
+        errors,
+        vec![
+            "demo/tools/t.json:2:94: at /inputSchema/properties/k/enum/1: enum values \"Value1\" and \"é\" would both be the Rust variant `Value1`; rename one",
+        ]
+    );
+}

@@ -53,11 +53,11 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::naming::{
-    Scope, camel, camel_ident_text, ident, snake_ident_text, spell_signs, type_name,
+    Scope, camel, camel_ident_text, ident, sign_name, snake_ident_text, spell_signs, type_name,
 };
 use super::{Errs, Loc, Options};
 use toolgate_schema::json::{Number, Value, to_compact};
-use toolgate_schema::load::{Catalog, Tool};
+use toolgate_schema::load::{Catalog, Tool, Variant};
 use toolgate_schema::model::{Additional, Kind, ObjectRules, Schema};
 use toolgate_schema::surface::{SurfaceTool, variant_input};
 
@@ -395,170 +395,13 @@ fn module_pass(
         .group(&tool.group)
         .map(|g| g.parameters.iter().map(|(n, _, _)| n.as_str()).collect())
         .unwrap_or_default();
-
-    // One struct per variant, group parameters included.
-    let mut bases: Vec<Option<StructInfo>> = Vec::new();
     let mut argument_types: Vec<(TypeRef, Vec<String>)> = Vec::new();
-    for (index, variant) in tool.variants.iter().enumerate() {
-        m.variant = index;
-        let Some(schema) = variant_input(catalog, tool, index) else {
-            bases.push(None);
-            continue;
-        };
-        let prefix = match &variant.name {
-            Some(v) => camel(v),
-            None => String::new(),
-        };
-        let name = type_name(format!("{prefix}Args"));
-        let own: Vec<&str> = variant
-            .input
-            .as_object()
-            .map(|o| o.properties.iter().map(|(n, _)| n.as_str()).collect())
-            .unwrap_or_default();
-        let root = Loc::new(
-            &variant.file,
-            toolgate_schema::locate::Pointer::root().key("inputSchema"),
-        );
-        let locs = RootLocs {
-            own: &own,
-            params: &group_params,
-            file_root: root.clone(),
-        };
-        let doc = match &variant.name {
-            Some(v) => format!(
-                "Arguments of `{}`, variant `{v}` ({}).",
-                tool.name, variant.file
-            ),
-            None => format!("Arguments of `{}` ({}).", tool.name, variant.file),
-        };
-        let info = m.root_struct(&name, &prefix, &schema, &root, &locs, doc);
-        if let Some(info) = &info {
-            m.items.push(served_impl(
-                &m.opts.runtime_path(),
-                info,
-                &tool.name,
-                &schema,
-                recursive_document(variant),
-            ));
-            let profiles = surface_tool
-                .entries
-                .iter()
-                .filter(|e| e.variant == variant.name && e.restricted.is_empty())
-                .flat_map(|e| e.profiles.iter().cloned())
-                .collect();
-            argument_types.push((info.type_ref(), profiles));
-        }
-        bases.push(info);
-    }
-
-    // One narrower struct per restricted entry.
-    // A type that failed to generate (the error is reported) is named as `Args`.
-    let fallback = || TypeRef {
-        ident: ident("Args"),
-        borrows: false,
-    };
-    let mut entry_types: Vec<TypeRef> = Vec::new();
-    for entry in &surface_tool.entries {
-        let index = tool
-            .variants
-            .iter()
-            .position(|v| v.name == entry.variant)
-            .unwrap_or(0);
-        let base = bases.get(index).and_then(Option::as_ref);
-        if entry.restricted.is_empty() {
-            entry_types.push(base.map_or_else(fallback, StructInfo::type_ref));
-            continue;
-        }
-        let Some(variant) = tool.variants.get(index) else {
-            entry_types.push(fallback());
-            continue;
-        };
-        m.variant = index;
-        let first = entry.profiles.first().map(String::as_str).unwrap_or("");
-        let prefix = format!(
-            "{}{}",
-            variant.name.as_deref().map(camel).unwrap_or_default(),
-            camel(first)
-        );
-        let name = type_name(format!("{prefix}Args"));
-        let own: Vec<&str> = variant
-            .input
-            .as_object()
-            .map(|o| o.properties.iter().map(|(n, _)| n.as_str()).collect())
-            .unwrap_or_default();
-        let root = Loc::new(
-            &variant.file,
-            toolgate_schema::locate::Pointer::root().key("inputSchema"),
-        );
-        let locs = RootLocs {
-            own: &own,
-            params: &group_params,
-            file_root: root.clone(),
-        };
-        let cells: Vec<String> = entry
-            .restricted
-            .iter()
-            .map(|(f, vs)| format!("`{f}` only {}", vs.join(", ")))
-            .collect();
-        let doc = format!(
-            "Arguments of `{}` as profile{} {} may send them: {} (a restricted cell of the matrix).",
-            tool.name,
-            if entry.profiles.len() == 1 { "" } else { "s" },
-            entry
-                .profiles
-                .iter()
-                .map(|p| format!("`{p}`"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            cells.join("; ")
-        );
-        m.narrowed = entry.restricted.iter().map(|(f, _)| f.clone()).collect();
-        let info = m.root_struct(&name, &prefix, &entry.input_schema, &root, &locs, doc);
-        m.narrowed.clear();
-        if let Some(info) = &info {
-            m.items.push(served_impl(
-                &m.opts.runtime_path(),
-                info,
-                &tool.name,
-                &entry.input_schema,
-                recursive_document(variant),
-            ));
-            argument_types.push((info.type_ref(), entry.profiles.clone()));
-        }
-        if let (Some(narrow), Some(base)) = (&info, base) {
-            m.conversion(narrow, base);
-        }
-        entry_types.push(info.as_ref().map_or_else(
-            || TypeRef {
-                ident: ident(&name),
-                borrows: false,
-            },
-            StructInfo::type_ref,
-        ));
-    }
-
+    let bases = m.variant_structs(catalog, surface_tool, &group_params, &mut argument_types);
+    let entry_types = m.entry_structs(surface_tool, &bases, &group_params, &mut argument_types);
     for ty in std::mem::take(&mut m.map_values) {
         m.items.push(borrowing_impl(&m.opts.runtime_path(), &ty));
     }
-    let items = m.items;
-    let description = tool
-        .variants
-        .first()
-        .map(|v| v.description.clone())
-        .unwrap_or_default();
-    let doc = format!("`{}`: {description}", tool.name);
-    let allow = if opts.schemars {
-        quote!(#[allow(missing_docs)])
-    } else {
-        quote!()
-    };
-    let tokens = quote! {
-        #[doc = #doc]
-        #allow
-        pub mod #module {
-            #(#items)*
-        }
-    };
+    let tokens = module_tokens(tool, opts, &module, &m.items);
     let found = m.found;
     let out = ToolOut {
         name: tool.name.clone(),
@@ -570,15 +413,61 @@ fn module_pass(
     (out, found)
 }
 
+/// The `pub mod` of a tool, documented with its description.
+fn module_tokens(
+    tool: &Tool,
+    opts: &Options,
+    module: &Ident,
+    items: &[TokenStream],
+) -> TokenStream {
+    let description = tool
+        .variants
+        .first()
+        .map(|v| v.description.clone())
+        .unwrap_or_default();
+    let doc = format!("`{}`: {description}", tool.name);
+    let allow = if opts.schemars {
+        quote!(#[allow(missing_docs)])
+    } else {
+        quote!()
+    };
+    quote! {
+        #[doc = #doc]
+        #allow
+        pub mod #module {
+            #(#items)*
+        }
+    }
+}
+
 /// Where the root properties of a variant come from: the tool file, or the matrix for a
 /// group parameter.
 struct RootLocs<'a> {
-    own: &'a [&'a str],
+    own: Vec<&'a str>,
     params: &'a [&'a str],
     file_root: Loc,
 }
 
-impl RootLocs<'_> {
+impl<'a> RootLocs<'a> {
+    /// The places of `variant`'s root properties: its own `inputSchema`'s, and the matrix's
+    /// for the parameters its group adds.
+    fn of_variant(variant: &'a Variant, params: &'a [&'a str]) -> RootLocs<'a> {
+        let own = variant
+            .input
+            .as_object()
+            .map(|o| o.properties.iter().map(|(n, _)| n.as_str()).collect())
+            .unwrap_or_default();
+        let file_root = Loc::new(
+            &variant.file,
+            toolgate_schema::locate::Pointer::root().key("inputSchema"),
+        );
+        RootLocs {
+            own,
+            params,
+            file_root,
+        }
+    }
+
     fn of(&self, property: &str) -> Loc {
         if !self.own.contains(&property) && self.params.contains(&property) {
             Loc::new(
@@ -723,6 +612,173 @@ fn served_impl(
 }
 
 impl Module<'_> {
+    /// One struct per variant, group parameters included (`None` where it could not be
+    /// generated: the error is reported); each served type is added to `argument_types`
+    /// with the profiles it is served to unrestricted.
+    fn variant_structs(
+        &mut self,
+        catalog: &Catalog,
+        surface_tool: &SurfaceTool,
+        group_params: &[&str],
+        argument_types: &mut Vec<(TypeRef, Vec<String>)>,
+    ) -> Vec<Option<StructInfo>> {
+        let tool = self.tool;
+        let mut bases: Vec<Option<StructInfo>> = Vec::new();
+        for (index, variant) in tool.variants.iter().enumerate() {
+            self.variant = index;
+            let Some(schema) = variant_input(catalog, tool, index) else {
+                bases.push(None);
+                continue;
+            };
+            let prefix = match &variant.name {
+                Some(v) => camel(v),
+                None => String::new(),
+            };
+            let name = type_name(format!("{prefix}Args"));
+            let locs = RootLocs::of_variant(variant, group_params);
+            let doc = match &variant.name {
+                Some(v) => format!(
+                    "Arguments of `{}`, variant `{v}` ({}).",
+                    tool.name, variant.file
+                ),
+                None => format!("Arguments of `{}` ({}).", tool.name, variant.file),
+            };
+            let info = self.root_struct(&name, &prefix, &schema, &locs, doc);
+            if let Some(info) = &info {
+                let profiles = surface_tool
+                    .entries
+                    .iter()
+                    .filter(|e| e.variant == variant.name && e.restricted.is_empty())
+                    .flat_map(|e| e.profiles.iter().cloned())
+                    .collect();
+                argument_types.push(self.served_root(info, &schema, variant, profiles));
+            }
+            bases.push(info);
+        }
+        bases
+    }
+
+    /// For each entry of the surface tool, the type it is served as: its variant's struct,
+    /// or for a restricted cell one narrower struct of its own (with a conversion to the
+    /// variant's), added to `argument_types`. A type that failed to generate (the error is
+    /// reported) is named as `Args`.
+    fn entry_structs(
+        &mut self,
+        surface_tool: &SurfaceTool,
+        bases: &[Option<StructInfo>],
+        group_params: &[&str],
+        argument_types: &mut Vec<(TypeRef, Vec<String>)>,
+    ) -> Vec<TypeRef> {
+        let tool = self.tool;
+        let fallback = || TypeRef {
+            ident: ident("Args"),
+            borrows: false,
+        };
+        let mut entry_types: Vec<TypeRef> = Vec::new();
+        for entry in &surface_tool.entries {
+            let index = tool
+                .variants
+                .iter()
+                .position(|v| v.name == entry.variant)
+                .unwrap_or(0);
+            let base = bases.get(index).and_then(Option::as_ref);
+            if entry.restricted.is_empty() {
+                entry_types.push(base.map_or_else(fallback, StructInfo::type_ref));
+                continue;
+            }
+            let Some(variant) = tool.variants.get(index) else {
+                entry_types.push(fallback());
+                continue;
+            };
+            self.variant = index;
+            entry_types.push(self.restricted_struct(
+                entry,
+                variant,
+                base,
+                group_params,
+                argument_types,
+            ));
+        }
+        entry_types
+    }
+
+    /// The narrower struct of a restricted cell, named after its variant and first profile,
+    /// with `From` it to its variant's struct.
+    fn restricted_struct(
+        &mut self,
+        entry: &toolgate_schema::surface::Entry,
+        variant: &Variant,
+        base: Option<&StructInfo>,
+        group_params: &[&str],
+        argument_types: &mut Vec<(TypeRef, Vec<String>)>,
+    ) -> TypeRef {
+        let first = entry.profiles.first().map(String::as_str).unwrap_or("");
+        let prefix = format!(
+            "{}{}",
+            variant.name.as_deref().map(camel).unwrap_or_default(),
+            camel(first)
+        );
+        let name = type_name(format!("{prefix}Args"));
+        let locs = RootLocs::of_variant(variant, group_params);
+        let cells: Vec<String> = entry
+            .restricted
+            .iter()
+            .map(|(f, vs)| format!("`{f}` only {}", vs.join(", ")))
+            .collect();
+        let doc = format!(
+            "Arguments of `{}` as profile{} {} may send them: {} (a restricted cell of the matrix).",
+            self.tool.name,
+            if entry.profiles.len() == 1 { "" } else { "s" },
+            entry
+                .profiles
+                .iter()
+                .map(|p| format!("`{p}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            cells.join("; ")
+        );
+        self.narrowed = entry.restricted.iter().map(|(f, _)| f.clone()).collect();
+        let info = self.root_struct(&name, &prefix, &entry.input_schema, &locs, doc);
+        self.narrowed.clear();
+        if let Some(info) = &info {
+            argument_types.push(self.served_root(
+                info,
+                &entry.input_schema,
+                variant,
+                entry.profiles.clone(),
+            ));
+        }
+        if let (Some(narrow), Some(base)) = (&info, base) {
+            self.conversion(narrow, base);
+        }
+        info.as_ref().map_or_else(
+            || TypeRef {
+                ident: ident(&name),
+                borrows: false,
+            },
+            StructInfo::type_ref,
+        )
+    }
+
+    /// `impl ToolArgs` for a root struct served as `schema`; the struct as an argument type,
+    /// with the profiles it is served to.
+    fn served_root(
+        &mut self,
+        info: &StructInfo,
+        schema: &Schema,
+        variant: &Variant,
+        profiles: Vec<String>,
+    ) -> (TypeRef, Vec<String>) {
+        self.items.push(served_impl(
+            &self.opts.runtime_path(),
+            info,
+            &self.tool.name,
+            schema,
+            recursive_document(variant),
+        ));
+        (info.type_ref(), profiles)
+    }
+
     fn claim_type(&mut self, name: &str, what: &str, loc: &Loc) -> bool {
         if let Err(first) = self.types.claim(name, what) {
             self.errs.at(
@@ -737,15 +793,17 @@ impl Module<'_> {
         true
     }
 
+    /// The struct of a root argument type named `name` for `schema`, its `allOf` members
+    /// merged in where they can be and the rest of its keywords a gate.
     fn root_struct(
         &mut self,
         name: &str,
         prefix: &str,
         schema: &Schema,
-        root: &Loc,
         locs: &RootLocs<'_>,
         doc: String,
     ) -> Option<StructInfo> {
+        let root = &locs.file_root;
         // `allOf` members merged into the root where they can be.
         let merged = match schema.to_json() {
             toolgate_schema::json::Value::Object(json) => checked::merge_all_of(&json)
@@ -879,6 +937,8 @@ impl Module<'_> {
             .map(|(_, _, _, t)| t.clone())
     }
 
+    /// The enum of a string schema with `enum` values, named `name`: a variant per value,
+    /// each keeping its wire name.
     fn gen_enum(
         &mut self,
         name: &str,
@@ -892,129 +952,74 @@ impl Module<'_> {
         if !self.claim_type(name, &what, loc) {
             return Ty::Str;
         }
+        let variants = self.enum_variants(values, loc);
+        let ty_ident = ident(name);
+        let doc = type_doc(schema, || format!("The values of `{path}` ({}).", loc.file));
+        self.items.push(enum_items(
+            rt,
+            &ty_ident,
+            &variants,
+            &doc,
+            self.opts.schemars,
+        ));
+        self.items.push(enum_read_direct(rt, &ty_ident, &variants));
+        self.enums.push((name.to_string(), variants));
+        Ty::Enum(name.to_string())
+    }
+
+    /// The variant identifiers of an enum's values, each claimed once. A value with an ASCII
+    /// letter or digit is named from its words (its signs spelled out); one without is named
+    /// from its characters (`"."` is `Dot`, `""` is `Empty`: [`sign_name`]), or by its
+    /// position (`Value2`) when a character has no word or that name is taken. The wire
+    /// value stays the exact JSON string (`#[serde(rename)]`). Two values with letters that
+    /// make one identifier are an error at the second's place, and it gets no variant.
+    fn enum_variants(&mut self, values: &[String], loc: &Loc) -> Vec<(String, Ident)> {
         let mut scope = Scope::new();
         let mut variants: Vec<(String, Ident)> = Vec::new();
+        // Values with letters claim their names first, so a name made from characters
+        // never takes one from them.
+        let mut signs: Vec<(usize, &String)> = Vec::new();
         for (i, v) in values.iter().enumerate() {
             let at = loc.key("enum").index(i);
-            match camel_ident_text(&spell_signs(v)) {
-                Ok(text) => {
-                    if let Err(first) = scope.claim(&text, &format!("\"{v}\"")) {
+            let Ok(text) = camel_ident_text(&spell_signs(v)) else {
+                signs.push((i, v));
+                continue;
+            };
+            if let Err(first) = scope.claim(&text, &format!("\"{v}\"")) {
+                self.errs.at(
+                    &at,
+                    format!(
+                        "enum values {first} and \"{v}\" would both be the Rust variant `{text}`; rename one"
+                    ),
+                );
+                continue;
+            }
+            variants.push((v.clone(), ident(&text)));
+        }
+        for (i, v) in signs {
+            let what = format!("{v:?}");
+            let named = sign_name(v).filter(|n| scope.claim(n, &what).is_ok());
+            let text = match named {
+                Some(n) => n,
+                None => {
+                    let positional = format!("Value{i}");
+                    if let Err(first) = scope.claim(&positional, &what) {
                         self.errs.at(
-                            &at,
+                            &loc.key("enum").index(i),
                             format!(
-                                "enum values {first} and \"{v}\" would both be the Rust variant `{text}`; rename one"
+                                "enum values {first} and {what} would both be the Rust variant `{positional}`; rename one"
                             ),
                         );
                         continue;
                     }
-                    variants.push((v.clone(), ident(&text)));
+                    positional
                 }
-                Err(why) => self.errs.at(&at, format!("enum value {why}")),
-            }
-        }
-        let ty_ident = ident(name);
-        let schemars = self.opts.schemars;
-        let arms = variants.iter().map(|(wire, id)| {
-            let doc = format!("`\"{wire}\"`");
-            let doc = if schemars {
-                quote!()
-            } else {
-                quote!(#[doc = #doc])
             };
-            quote! {
-                #doc
-                #[serde(rename = #wire)]
-                #id
-            }
-        });
-        let all = variants.iter().map(|(_, id)| quote!(#ty_ident::#id));
-        let as_str = variants
-            .iter()
-            .map(|(wire, id)| quote!(#ty_ident::#id => #wire));
-        let wires = variants.iter().map(|(wire, _)| wire);
-        let from_wire = variants
-            .iter()
-            .map(|(wire, id)| quote!(#wire => ::core::option::Option::Some(#ty_ident::#id)));
-        let doc = type_doc(schema, || format!("The values of `{path}` ({}).", loc.file));
-        let (doc, derive_schema) = if schemars {
-            (
-                quote!(#[allow(missing_docs)]),
-                quote!(, ::schemars::JsonSchema),
-            )
-        } else {
-            (quote!(#[doc = #doc]), quote!())
-        };
-        self.items.push(quote! {
-            #doc
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize #derive_schema)]
-            pub enum #ty_ident {
-                #(#arms,)*
-            }
-
-            impl #rt::de::WireEnum for #ty_ident {
-                const VALUES: &'static [&'static str] = &[#(#wires),*];
-                #[inline]
-                fn from_wire(value: &str) -> ::core::option::Option<Self> {
-                    match value {
-                        #(#from_wire,)*
-                        _ => ::core::option::Option::None,
-                    }
-                }
-            }
-
-            impl<'de> ::serde::Deserialize<'de> for #ty_ident {
-                #[inline]
-                fn deserialize<D: ::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    #rt::de::wire_enum(deserializer)
-                }
-            }
-
-            impl #ty_ident {
-                /// Every value, in declared order.
-                pub const ALL: &'static [#ty_ident] = &[#(#all),*];
-
-                /// The value as sent on the wire.
-                pub const fn as_str(self) -> &'static str {
-                    match self {
-                        #(#as_str,)*
-                    }
-                }
-            }
-
-            impl ::core::fmt::Display for #ty_ident {
-                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    f.write_str(self.as_str())
-                }
-            }
-
-            impl #rt::Check for #ty_ident {
-                #[inline]
-                fn check(&self) -> bool {
-                    true
-                }
-            }
-
-        });
-        let direct = quote!(#rt::direct);
-        let read_arms = variants.iter().map(|(wire, id)| {
-            let bytes = Literal::byte_string(wire.as_bytes());
-            quote!(#bytes => ::core::result::Result::Ok(#ty_ident::#id))
-        });
-        self.items.push(quote! {
-            impl<'a> #direct::ReadDirect<'a> for #ty_ident {
-                #[inline]
-                fn read(r: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
-                    match r.enum_name()? {
-                        #(#read_arms,)*
-                        _ => ::core::result::Result::Err(#direct::Fallback),
-                    }
-                }
-            }
-        });
-        self.enums.push((name.to_string(), variants));
-        Ty::Enum(name.to_string())
+            variants.push((v.clone(), ident(&text)));
+        }
+        // Declared order, as `ALL` and the wire list promise.
+        variants.sort_by_key(|(wire, _)| values.iter().position(|v| v == wire));
+        variants
     }
 
     fn enum_variant(&self, name: &str, wire: &str) -> Option<Ident> {
@@ -1173,364 +1178,41 @@ impl Module<'_> {
         gate: Option<&checked::RawCheck>,
     ) -> StructInfo {
         let rt = &self.opts.runtime_path();
-        let borrowing_path = format!("{}::de::borrowing", self.opts.runtime);
-        let schemars = self.opts.schemars;
         let struct_ident = ident(name);
-        let mut scope = Scope::new();
-        let mut fields: Vec<(String, FieldInfo)> = Vec::new();
-        let mut field_tokens: Vec<TokenStream> = Vec::new();
-        let mut defaults: Vec<TokenStream> = Vec::new();
-        let mut checks: Vec<TokenStream> = Vec::new();
-        // The flattened map of the other properties, when there is one.
-        let mut additional: Option<Ty> = None;
-        // A default hides whether a field was sent. The conditional needs to know that of
-        // the fields it requires, and of a field it tests for the default's own value.
-        for (prop, pschema) in &obj.properties {
-            let ploc = loc_of(prop);
-            let text = match snake_ident_text(prop) {
-                Ok(t) => t,
-                Err(why) => {
-                    self.errs.at(&ploc, format!("property {why}"));
-                    continue;
-                }
-            };
-            if let Err(first) = scope.claim(&text, &format!("`{prop}`")) {
-                self.errs.at(
-                    &ploc,
-                    format!(
-                        "properties {first} and `{prop}` would both be the Rust field `{text}`; rename one"
-                    ),
-                );
-                continue;
-            }
-            let field_ident = ident(&text);
-            let child_path = if path.is_empty() {
-                prop.clone()
-            } else {
-                format!("{path}.{prop}")
-            };
-            let hint = type_name(format!("{prefix}{}", camel(prop)));
-            let ty = self.ty(pschema, &hint, &child_path, &ploc);
-            let default = obj
-                .filled_default(prop, pschema)
-                .and_then(|d| self.default_expr(&ty, d));
-            // A nullable field that may be absent: `None` for both, left out when written.
-            let nullable_absent = matches!(ty, Ty::Nullable(..))
-                && !obj.is_required(prop)
-                && pschema.default.as_ref().is_none_or(|d| *d == Value::Null);
-            let default = if nullable_absent {
-                Some(quote!(::core::option::Option::None))
-            } else {
-                default
-            };
-            let repr = if obj.is_required(prop) {
-                Repr::Required
-            } else if default.is_some() {
-                Repr::Defaulted
-            } else {
-                Repr::Optional
-            };
-            let ty_tokens = ty.tokens();
-            let rename = if text == *prop {
-                quote!()
-            } else {
-                quote!(#[serde(rename = #prop)])
-            };
-            // Strings borrow from the input: `borrow` gives the impl `'de: 'a`, and makes
-            // serde borrow a `Cow<'a, str>` field itself; inside arrays and maps, and under
-            // `Option` (which goes through `de::some`), `de::borrowing` does it.
-            let de = format!("{}::de::", self.opts.runtime);
-            let mut serde_args: Vec<TokenStream> = Vec::new();
-            if ty.borrows() {
-                serde_args.push(quote!(borrow));
-            }
-            let field_ty = match repr {
-                Repr::Required | Repr::Defaulted => {
-                    if repr == Repr::Defaulted {
-                        let fn_ident = format_ident!("__default_{}", text.trim_start_matches("r#"));
-                        let expr = default.clone().unwrap_or_default();
-                        defaults.push(quote! {
-                            #[doc(hidden)]
-                            fn #fn_ident() -> #ty_tokens {
-                                #expr
-                            }
-                        });
-                        let path = format!("{name}::{fn_ident}");
-                        serde_args.push(quote!(default = #path));
-                        if nullable_absent {
-                            serde_args.push(quote!(
-                                skip_serializing_if = "::core::option::Option::is_none"
-                            ));
-                        }
-                    }
-                    // An integer field takes `3.0` as the validator does (serde's `i64`
-                    // would not).
-                    if ty == Ty::Int {
-                        let with = format!("{de}integer");
-                        serde_args.push(quote!(deserialize_with = #with));
-                    } else if ty.needs_borrowing() {
-                        let with = format!("{de}borrowing");
-                        serde_args.push(quote!(deserialize_with = #with));
-                    }
-                    ty_tokens.clone()
-                }
-                Repr::Optional => {
-                    let with = if ty == Ty::Int {
-                        format!("{de}some_integer")
-                    } else if ty == Ty::Str || ty.needs_borrowing() {
-                        format!("{de}some_borrowing")
-                    } else {
-                        format!("{de}some")
-                    };
-                    serde_args.push(quote!(default));
-                    serde_args.push(quote!(
-                        skip_serializing_if = "::core::option::Option::is_none"
-                    ));
-                    serde_args.push(quote!(deserialize_with = #with));
-                    quote!(::core::option::Option<#ty_tokens>)
-                }
-            };
-            let serde_attr = if serde_args.is_empty() {
-                quote!()
-            } else {
-                quote!(#[serde(#(#serde_args),*)])
-            };
-            let doc_attr = if schemars {
-                let mut attrs = Vec::new();
-                if let Some(d) = &pschema.description {
-                    attrs.push(quote!(#[schemars(description = #d)]));
-                }
-                if let Some(t) = &pschema.title {
-                    attrs.push(quote!(#[schemars(title = #t)]));
-                }
-                if repr == Repr::Optional || ty == Ty::Int {
-                    let with = ty_tokens.to_string();
-                    attrs.push(quote!(#[schemars(with = #with)]));
-                }
-                if repr == Repr::Optional
-                    && let Some(d) = &pschema.default
-                {
-                    let d = json_tokens(d);
-                    attrs.push(quote!(#[schemars(extend("default" = #d))]));
-                }
-                // A nullable's constraints are its non-null alternative's.
-                attrs.extend(constraint_extensions(match &ty {
-                    Ty::Nullable(_, inner) => inner,
-                    _ => pschema,
-                }));
-                quote!(#(#attrs)*)
-            } else {
-                let d = pschema
-                    .description
-                    .clone()
-                    .unwrap_or_else(|| format!("`{prop}`"));
-                quote!(#[doc = #d])
-            };
-            field_tokens.push(quote! {
-                #doc_attr
-                #rename
-                #serde_attr
-                pub #field_ident: #field_ty
-            });
-            let access = quote!(self.#field_ident);
-            match repr {
-                Repr::Optional => {
-                    if let Some(c) = self.check_expr(pschema, &ty, quote!(v)) {
-                        checks.push(quote!(#access.as_ref().is_none_or(|v| #c)));
-                    }
-                }
-                _ => {
-                    if let Some(c) = self.check_expr(pschema, &ty, quote!((&#access))) {
-                        checks.push(c);
-                    }
-                }
-            }
-            fields.push((
-                prop.clone(),
-                FieldInfo {
-                    ident: field_ident,
-                    ty,
-                    repr,
-                },
-            ));
-        }
-
-        if let Additional::Schema(s) = &obj.additional
-            && !obj.properties.is_empty()
-        {
-            let aloc = loc.key("additionalProperties");
-            if let Err(first) = scope.claim("additional_properties", "`additionalProperties`") {
-                self.errs.at(
-                    &aloc,
-                    format!(
-                        "property {first} would be the Rust field `additional_properties`, which holds the other properties; rename it"
-                    ),
-                );
-            } else {
-                let child_path = format!("{path}{{}}");
-                let ty = self.ty(s, &type_name(format!("{prefix}Value")), &child_path, &aloc);
-                self.map_value(&ty);
-                let map = Ty::Map(Box::new(ty.clone()));
-                let map_tokens = map.tokens();
-                field_tokens.push(quote! {
-                    /// The other properties (`additionalProperties`).
-                    #[serde(
-                        flatten,
-                        borrow,
-                        deserialize_with = #borrowing_path
-                    )]
-                    pub additional_properties: #map_tokens
-                });
-                additional = Some(map);
-                if let Some(c) = self.check_expr(s, &ty, quote!(x)) {
-                    checks.push(quote!(self.additional_properties.values().all(|x| #c)));
-                }
-            }
-        }
-
-        if let Some(c) = &obj.conditional {
-            let when: Vec<TokenStream> = c
-                .when
-                .iter()
-                .map(|(f, constant)| self.when_test(&fields, f, constant))
-                .collect();
-            let present: Vec<TokenStream> = c
-                .then_required
-                .iter()
-                .filter_map(|f| {
-                    let (_, info) = fields.iter().find(|(n, _)| n == f)?;
-                    let id = &info.ident;
-                    (info.repr == Repr::Optional).then(|| quote!(self.#id.is_some()))
-                })
-                .collect();
-            if !present.is_empty() {
-                checks.push(quote!((!(#(#when)&&*) || (#(#present)&&*))));
-            }
-        }
-
-        let has_checks = !checks.is_empty();
-        if has_checks {
+        let StructParts {
+            fields,
+            field_tokens,
+            defaults,
+            checks,
+            additional,
+        } = self.struct_parts(name, prefix, obj, path, loc_of, loc);
+        if !checks.is_empty() {
             self.checked.insert(name.to_string());
         }
-        let check_body = if has_checks {
-            quote!(#(#checks)&&*)
-        } else {
-            quote!(true)
-        };
-        let deny = if obj.denies_unknown() {
-            quote!(#[serde(deny_unknown_fields)])
-        } else {
-            quote!()
-        };
-        let (doc_attr, derive_schema, extend_if) = if schemars {
-            let extend_if = match schema.to_json() {
-                Value::Object(m) if m.contains_key("if") => {
-                    let i = m.get("if").map(json_tokens).unwrap_or_default();
-                    let t = m.get("then").map(json_tokens).unwrap_or_default();
-                    quote!(#[schemars(extend("if" = #i, "then" = #t))])
-                }
-                _ => quote!(),
-            };
-            (
-                quote!(#[allow(missing_docs)]),
-                quote!(, ::schemars::JsonSchema),
-                extend_if,
-            )
-        } else {
-            (quote!(#[doc = #doc]), quote!(), quote!())
-        };
         let borrows = additional.is_some() || fields.iter().any(|(_, f)| f.ty.borrows());
         let lt = lifetime(borrows);
-        let owned_fields = fields
-            .iter()
-            .map(|(_, f)| {
-                let id = &f.ident;
-                let e = if f.repr == Repr::Optional && f.ty.borrows() {
-                    let e = owned_expr(&f.ty, quote!(x));
-                    quote!(self.#id.map(|x| #e))
-                } else {
-                    owned_expr(&f.ty, quote!(self.#id))
-                };
-                quote!(#id: #e)
-            })
-            .chain(additional.iter().map(|map| {
-                let e = owned_expr(map, quote!(self.additional_properties));
-                quote!(additional_properties: #e)
-            }));
-        let into_owned = if borrows {
-            let doc = format!(
-                "The same arguments owning their strings (`{name}<'static>`), to keep past the call or move into a task."
-            );
-            quote! {
-                #[doc = #doc]
-                pub fn into_owned(self) -> #struct_ident<'static> {
-                    #struct_ident {
-                        #(#owned_fields,)*
-                    }
-                }
-            }
-        } else {
-            quote! {
-                /// The same arguments: this type borrows nothing (every argument type has
-                /// `into_owned`).
-                pub fn into_owned(self) -> #struct_ident {
-                    self
-                }
-            }
+        let shape = StructShape {
+            struct_ident: &struct_ident,
+            lt: &lt,
+            field_tokens: &field_tokens,
+            defaults: &defaults,
+            checks: &checks,
         };
-        let de_generics = if borrows {
-            quote!(<'de: 'a, 'a>)
-        } else {
-            quote!(<'de>)
-        };
+        let into_owned = into_owned_fn(name, &struct_ident, borrows, &fields, additional.as_ref());
+        let head = self.struct_head(obj, schema, doc);
         // A gate: keywords the struct does not hold, checked on the object as sent.
         let deserialize_body = match gate {
             Some(g) => checked::gated_deserialize(rt, &struct_ident, g, path),
             None => quote!(#struct_ident::deserialize(#rt::de::Object(deserializer))),
         };
-        self.items.push(quote! {
-            #doc_attr
-            #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize #derive_schema)]
-            #[serde(remote = "Self")]
-            #deny
-            #extend_if
-            pub struct #struct_ident #lt {
-                #(#field_tokens,)*
-            }
-
-            impl #de_generics ::serde::Deserialize<'de> for #struct_ident #lt {
-                #[inline]
-                fn deserialize<D: ::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    #deserialize_body
-                }
-            }
-
-            impl #lt ::serde::Serialize for #struct_ident #lt {
-                #[inline]
-                fn serialize<S: ::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    #struct_ident::serialize(self, serializer)
-                }
-            }
-
-            impl #lt #struct_ident #lt {
-                #into_owned
-
-                #(#defaults)*
-            }
-
-            impl #lt #rt::Check for #struct_ident #lt {
-                #[inline]
-                fn check(&self) -> bool {
-                    #check_body
-                }
-            }
-
-        });
+        self.items.push(struct_items(
+            rt,
+            &shape,
+            head,
+            borrows,
+            into_owned,
+            deserialize_body,
+        ));
         self.items.push(read_direct_impl(
             rt,
             &struct_ident,
@@ -1543,6 +1225,375 @@ impl Module<'_> {
             name: name.to_string(),
             fields,
             borrows,
+        }
+    }
+
+    /// The fields of a struct for `obj`, in property order, then its flattened map of the
+    /// other properties, with their defaults' functions and checks (the conditional's last).
+    fn struct_parts(
+        &mut self,
+        name: &str,
+        prefix: &str,
+        obj: &ObjectRules,
+        path: &str,
+        loc_of: &dyn Fn(&str) -> Loc,
+        loc: &Loc,
+    ) -> StructParts {
+        let mut scope = Scope::new();
+        let mut parts = StructParts {
+            fields: Vec::new(),
+            field_tokens: Vec::new(),
+            defaults: Vec::new(),
+            checks: Vec::new(),
+            additional: None,
+        };
+        for (prop, pschema) in &obj.properties {
+            let at = FieldAt {
+                struct_name: name,
+                prefix,
+                path,
+                loc: loc_of(prop),
+            };
+            let Some(field) = self.struct_field(&mut scope, obj, &at, prop, pschema) else {
+                continue;
+            };
+            parts.field_tokens.push(field.tokens);
+            parts.defaults.extend(field.default_fn);
+            parts.checks.extend(field.check);
+            parts.fields.push((prop.clone(), field.info));
+        }
+        if let Some((tokens, map, check)) =
+            self.additional_field(&mut scope, obj, prefix, path, loc)
+        {
+            parts.field_tokens.push(tokens);
+            parts.checks.extend(check);
+            parts.additional = Some(map);
+        }
+        parts
+            .checks
+            .extend(self.conditional_check(obj, &parts.fields));
+        parts
+    }
+
+    /// One property's field of a struct: its name claimed in the struct's `scope` (an
+    /// identifier collision or a name with nothing to make one of is an error, and no
+    /// field), its type, how it holds the value, its attributes and its check.
+    fn struct_field(
+        &mut self,
+        scope: &mut Scope,
+        obj: &ObjectRules,
+        at: &FieldAt<'_>,
+        prop: &String,
+        pschema: &Schema,
+    ) -> Option<FieldOut> {
+        let ploc = &at.loc;
+        let text = match snake_ident_text(prop) {
+            Ok(t) => t,
+            Err(why) => {
+                self.errs.at(ploc, format!("property {why}"));
+                return None;
+            }
+        };
+        if let Err(first) = scope.claim(&text, &format!("`{prop}`")) {
+            self.errs.at(
+                ploc,
+                format!(
+                    "properties {first} and `{prop}` would both be the Rust field `{text}`; rename one"
+                ),
+            );
+            return None;
+        }
+        let field_ident = ident(&text);
+        let child_path = if at.path.is_empty() {
+            prop.clone()
+        } else {
+            format!("{}.{prop}", at.path)
+        };
+        let hint = type_name(format!("{}{}", at.prefix, camel(prop)));
+        let ty = self.ty(pschema, &hint, &child_path, ploc);
+        let holding = self.field_holding(obj, prop, pschema, &text, &ty);
+        let repr = holding.repr;
+        let (field_ty, serde_attr, default_fn) = self.field_serde(at.struct_name, &holding);
+        let rename = if text == *prop {
+            quote!()
+        } else {
+            quote!(#[serde(rename = #prop)])
+        };
+        let doc_attr = self.field_doc(prop, pschema, &ty, repr);
+        let tokens = quote! {
+            #doc_attr
+            #rename
+            #serde_attr
+            pub #field_ident: #field_ty
+        };
+        let access = quote!(self.#field_ident);
+        let check = match repr {
+            Repr::Optional => self
+                .check_expr(pschema, &ty, quote!(v))
+                .map(|c| quote!(#access.as_ref().is_none_or(|v| #c))),
+            _ => self.check_expr(pschema, &ty, quote!((&#access))),
+        };
+        Some(FieldOut {
+            tokens,
+            default_fn,
+            check,
+            info: FieldInfo {
+                ident: field_ident,
+                ty,
+                repr,
+            },
+        })
+    }
+
+    /// How property `prop`, of type `ty`, holds its value: required, filled with a default
+    /// the generated code can write, or optional.
+    fn field_holding<'t>(
+        &self,
+        obj: &ObjectRules,
+        prop: &str,
+        pschema: &Schema,
+        text: &'t str,
+        ty: &'t Ty,
+    ) -> FieldHolding<'t> {
+        // A default hides whether a field was sent. The conditional needs to know that of
+        // the fields it requires, and of a field it tests for the default's own value.
+        let default = obj
+            .filled_default(prop, pschema)
+            .and_then(|d| self.default_expr(ty, d));
+        // A nullable field that may be absent: `None` for both, left out when written.
+        let nullable_absent = matches!(ty, Ty::Nullable(..))
+            && !obj.is_required(prop)
+            && pschema.default.as_ref().is_none_or(|d| *d == Value::Null);
+        let default = if nullable_absent {
+            Some(quote!(::core::option::Option::None))
+        } else {
+            default
+        };
+        let repr = if obj.is_required(prop) {
+            Repr::Required
+        } else if default.is_some() {
+            Repr::Defaulted
+        } else {
+            Repr::Optional
+        };
+        FieldHolding {
+            text,
+            ty,
+            repr,
+            default,
+            nullable_absent,
+        }
+    }
+
+    /// A field's type as declared (`Option<T>` when optional), its `#[serde(...)]`
+    /// attribute, and the function writing its default, when it has one. Strings borrow
+    /// from the input: `borrow` gives the impl `'de: 'a`, and makes serde borrow a
+    /// `Cow<'a, str>` field itself; inside arrays and maps, and under `Option` (which goes
+    /// through `de::some`), `de::borrowing` does it.
+    fn field_serde(
+        &self,
+        struct_name: &str,
+        h: &FieldHolding<'_>,
+    ) -> (TokenStream, TokenStream, Option<TokenStream>) {
+        let ty = h.ty;
+        let ty_tokens = ty.tokens();
+        let de = format!("{}::de::", self.opts.runtime);
+        let mut serde_args: Vec<TokenStream> = Vec::new();
+        let mut default_fn = None;
+        if ty.borrows() {
+            serde_args.push(quote!(borrow));
+        }
+        let field_ty = match h.repr {
+            Repr::Required | Repr::Defaulted => {
+                if h.repr == Repr::Defaulted {
+                    let fn_ident = format_ident!("__default_{}", h.text.trim_start_matches("r#"));
+                    let expr = h.default.clone().unwrap_or_default();
+                    default_fn = Some(quote! {
+                        #[doc(hidden)]
+                        fn #fn_ident() -> #ty_tokens {
+                            #expr
+                        }
+                    });
+                    let path = format!("{struct_name}::{fn_ident}");
+                    serde_args.push(quote!(default = #path));
+                    if h.nullable_absent {
+                        serde_args.push(quote!(
+                            skip_serializing_if = "::core::option::Option::is_none"
+                        ));
+                    }
+                }
+                // An integer field takes `3.0` as the validator does (serde's `i64`
+                // would not).
+                if *ty == Ty::Int {
+                    let with = format!("{de}integer");
+                    serde_args.push(quote!(deserialize_with = #with));
+                } else if ty.needs_borrowing() {
+                    let with = format!("{de}borrowing");
+                    serde_args.push(quote!(deserialize_with = #with));
+                }
+                ty_tokens.clone()
+            }
+            Repr::Optional => {
+                let with = if *ty == Ty::Int {
+                    format!("{de}some_integer")
+                } else if *ty == Ty::Str || ty.needs_borrowing() {
+                    format!("{de}some_borrowing")
+                } else {
+                    format!("{de}some")
+                };
+                serde_args.push(quote!(default));
+                serde_args.push(quote!(
+                    skip_serializing_if = "::core::option::Option::is_none"
+                ));
+                serde_args.push(quote!(deserialize_with = #with));
+                quote!(::core::option::Option<#ty_tokens>)
+            }
+        };
+        let serde_attr = if serde_args.is_empty() {
+            quote!()
+        } else {
+            quote!(#[serde(#(#serde_args),*)])
+        };
+        (field_ty, serde_attr, default_fn)
+    }
+
+    /// A field's documentation: its description as a doc comment, or, with `schemars`,
+    /// what schemars should state of it (description, title, the type it stands for,
+    /// default and constraints).
+    fn field_doc(&self, prop: &str, pschema: &Schema, ty: &Ty, repr: Repr) -> TokenStream {
+        if !self.opts.schemars {
+            let d = pschema
+                .description
+                .clone()
+                .unwrap_or_else(|| format!("`{prop}`"));
+            return quote!(#[doc = #d]);
+        }
+        let mut attrs = Vec::new();
+        if let Some(d) = &pschema.description {
+            attrs.push(quote!(#[schemars(description = #d)]));
+        }
+        if let Some(t) = &pschema.title {
+            attrs.push(quote!(#[schemars(title = #t)]));
+        }
+        if repr == Repr::Optional || *ty == Ty::Int {
+            let with = ty.tokens().to_string();
+            attrs.push(quote!(#[schemars(with = #with)]));
+        }
+        if repr == Repr::Optional
+            && let Some(d) = &pschema.default
+        {
+            let d = json_tokens(d);
+            attrs.push(quote!(#[schemars(extend("default" = #d))]));
+        }
+        // A nullable's constraints are its non-null alternative's.
+        attrs.extend(constraint_extensions(match ty {
+            Ty::Nullable(_, inner) => inner,
+            _ => pschema,
+        }));
+        quote!(#(#attrs)*)
+    }
+
+    /// The flattened `additional_properties` map of a struct whose `additionalProperties`
+    /// is a schema beside properties: its field's tokens, its type and its check.
+    fn additional_field(
+        &mut self,
+        scope: &mut Scope,
+        obj: &ObjectRules,
+        prefix: &str,
+        path: &str,
+        loc: &Loc,
+    ) -> Option<(TokenStream, Ty, Option<TokenStream>)> {
+        let Additional::Schema(s) = &obj.additional else {
+            return None;
+        };
+        if obj.properties.is_empty() {
+            return None;
+        }
+        let aloc = loc.key("additionalProperties");
+        if let Err(first) = scope.claim("additional_properties", "`additionalProperties`") {
+            self.errs.at(
+                &aloc,
+                format!(
+                    "property {first} would be the Rust field `additional_properties`, which holds the other properties; rename it"
+                ),
+            );
+            return None;
+        }
+        let borrowing_path = format!("{}::de::borrowing", self.opts.runtime);
+        let child_path = format!("{path}{{}}");
+        let ty = self.ty(s, &type_name(format!("{prefix}Value")), &child_path, &aloc);
+        self.map_value(&ty);
+        let map = Ty::Map(Box::new(ty.clone()));
+        let map_tokens = map.tokens();
+        let tokens = quote! {
+            /// The other properties (`additionalProperties`).
+            #[serde(
+                flatten,
+                borrow,
+                deserialize_with = #borrowing_path
+            )]
+            pub additional_properties: #map_tokens
+        };
+        let check = self
+            .check_expr(s, &ty, quote!(x))
+            .map(|c| quote!(self.additional_properties.values().all(|x| #c)));
+        Some((tokens, map, check))
+    }
+
+    /// The check of an `if`/`then` on a struct: when the `if` holds, each field the `then`
+    /// requires is present (none when it requires no optional field).
+    fn conditional_check(
+        &self,
+        obj: &ObjectRules,
+        fields: &[(String, FieldInfo)],
+    ) -> Option<TokenStream> {
+        let c = obj.conditional.as_ref()?;
+        let when: Vec<TokenStream> = c
+            .when
+            .iter()
+            .map(|(f, constant)| self.when_test(fields, f, constant))
+            .collect();
+        let present: Vec<TokenStream> = c
+            .then_required
+            .iter()
+            .filter_map(|f| {
+                let (_, info) = fields.iter().find(|(n, _)| n == f)?;
+                let id = &info.ident;
+                (info.repr == Repr::Optional).then(|| quote!(self.#id.is_some()))
+            })
+            .collect();
+        (!present.is_empty()).then(|| quote!((!(#(#when)&&*) || (#(#present)&&*))))
+    }
+
+    /// The attributes above a struct: its doc (or, with `schemars`, the derive and the
+    /// `if`/`then` schemars should carry), and `deny_unknown_fields` when it denies them.
+    fn struct_head(&self, obj: &ObjectRules, schema: &Schema, doc: String) -> StructHead {
+        let deny = if obj.denies_unknown() {
+            quote!(#[serde(deny_unknown_fields)])
+        } else {
+            quote!()
+        };
+        if !self.opts.schemars {
+            return StructHead {
+                doc_attr: quote!(#[doc = #doc]),
+                derive_schema: quote!(),
+                deny,
+                extend_if: quote!(),
+            };
+        }
+        let extend_if = match schema.to_json() {
+            Value::Object(m) if m.contains_key("if") => {
+                let i = m.get("if").map(json_tokens).unwrap_or_default();
+                let t = m.get("then").map(json_tokens).unwrap_or_default();
+                quote!(#[schemars(extend("if" = #i, "then" = #t))])
+            }
+            _ => quote!(),
+        };
+        StructHead {
+            doc_attr: quote!(#[allow(missing_docs)]),
+            derive_schema: quote!(, ::schemars::JsonSchema),
+            deny,
+            extend_if,
         }
     }
 
@@ -1608,6 +1659,44 @@ impl Module<'_> {
         }
     }
 
+    /// `From<narrow>` for the type a restricted cell's enum `narrow` widens to (the base's
+    /// enum of which it is a subset, or its string), or `None` when there is none.
+    fn widen_enum(&self, narrow: &Ty, base: &Ty) -> Option<TokenStream> {
+        let Ty::Enum(from) = narrow else { return None };
+        let from_ident = ident(from);
+        match base {
+            Ty::Enum(to) => {
+                let to_ident = ident(to);
+                let (_, vars) = self.enums.iter().find(|(n, _)| n == from)?;
+                let mut arms = Vec::new();
+                for (wire, v) in vars {
+                    let bv = self.enum_variant(to, wire)?;
+                    arms.push(quote!(#from_ident::#v => #to_ident::#bv));
+                }
+                let doc = format!("Widens a `{from}` to the `{to}` it is a subset of.");
+                Some(quote! {
+                    impl ::core::convert::From<#from_ident> for #to_ident {
+                        #[doc = #doc]
+                        fn from(value: #from_ident) -> #to_ident {
+                            match value {
+                                #(#arms,)*
+                            }
+                        }
+                    }
+                })
+            }
+            Ty::Str => Some(quote! {
+                impl<'a> ::core::convert::From<#from_ident> for ::std::borrow::Cow<'a, str> {
+                    /// The value as sent on the wire.
+                    fn from(value: #from_ident) -> ::std::borrow::Cow<'a, str> {
+                        ::std::borrow::Cow::Borrowed(value.as_str())
+                    }
+                }
+            }),
+            _ => None,
+        }
+    }
+
     /// `From<narrow> for base` for a restricted struct, and for each narrowed enum.
     fn conversion(&mut self, narrow: &StructInfo, base: &StructInfo) {
         let n_ident = ident(&narrow.name);
@@ -1623,43 +1712,10 @@ impl Module<'_> {
                 inits.push(quote!(#id: narrow.#id));
                 continue;
             }
-            let Ty::Enum(from) = &nf.ty else { return };
-            let from_ident = ident(from);
-            match &bf.ty {
-                Ty::Enum(to) => {
-                    let to_ident = ident(to);
-                    let Some((_, vars)) = self.enums.iter().find(|(n, _)| n == from) else {
-                        return;
-                    };
-                    let mut arms = Vec::new();
-                    for (wire, v) in vars {
-                        let Some(bv) = self.enum_variant(to, wire) else {
-                            return;
-                        };
-                        arms.push(quote!(#from_ident::#v => #to_ident::#bv));
-                    }
-                    let doc = format!("Widens a `{from}` to the `{to}` it is a subset of.");
-                    enum_impls.push(quote! {
-                        impl ::core::convert::From<#from_ident> for #to_ident {
-                            #[doc = #doc]
-                            fn from(value: #from_ident) -> #to_ident {
-                                match value {
-                                    #(#arms,)*
-                                }
-                            }
-                        }
-                    });
-                }
-                Ty::Str => enum_impls.push(quote! {
-                    impl<'a> ::core::convert::From<#from_ident> for ::std::borrow::Cow<'a, str> {
-                        /// The value as sent on the wire.
-                        fn from(value: #from_ident) -> ::std::borrow::Cow<'a, str> {
-                            ::std::borrow::Cow::Borrowed(value.as_str())
-                        }
-                    }
-                }),
-                _ => return,
-            }
+            let Some(widen) = self.widen_enum(&nf.ty, &bf.ty) else {
+                return;
+            };
+            enum_impls.push(widen);
             let init = match (nf.repr, bf.repr) {
                 (Repr::Required, Repr::Required) | (Repr::Defaulted, Repr::Defaulted) => {
                     quote!(#id: ::core::convert::Into::into(narrow.#id))
@@ -1702,6 +1758,314 @@ impl Module<'_> {
                 }
             }
         });
+    }
+}
+
+/// A generated enum of wire values and its impls: `WireEnum` (its `Deserialize` reads
+/// only a JSON string), `ALL`, `as_str`, `Display` and a `Check` that always holds.
+fn enum_items(
+    rt: &TokenStream,
+    ty_ident: &Ident,
+    variants: &[(String, Ident)],
+    doc: &str,
+    schemars: bool,
+) -> TokenStream {
+    let arms = variants.iter().map(|(wire, id)| {
+        let doc = format!("`\"{wire}\"`");
+        let doc = if schemars {
+            quote!()
+        } else {
+            quote!(#[doc = #doc])
+        };
+        quote! {
+            #doc
+            #[serde(rename = #wire)]
+            #id
+        }
+    });
+    let (doc, derive_schema) = if schemars {
+        (
+            quote!(#[allow(missing_docs)]),
+            quote!(, ::schemars::JsonSchema),
+        )
+    } else {
+        (quote!(#[doc = #doc]), quote!())
+    };
+    let impls = enum_impls(rt, ty_ident, variants);
+    quote! {
+        #doc
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize #derive_schema)]
+        pub enum #ty_ident {
+            #(#arms,)*
+        }
+
+        #impls
+    }
+}
+
+/// The impls of a generated enum ([`enum_items`]).
+fn enum_impls(rt: &TokenStream, ty_ident: &Ident, variants: &[(String, Ident)]) -> TokenStream {
+    let all = variants.iter().map(|(_, id)| quote!(#ty_ident::#id));
+    let as_str = variants
+        .iter()
+        .map(|(wire, id)| quote!(#ty_ident::#id => #wire));
+    let wires = variants.iter().map(|(wire, _)| wire);
+    let from_wire = variants
+        .iter()
+        .map(|(wire, id)| quote!(#wire => ::core::option::Option::Some(#ty_ident::#id)));
+    quote! {
+        impl #rt::de::WireEnum for #ty_ident {
+            const VALUES: &'static [&'static str] = &[#(#wires),*];
+            #[inline]
+            fn from_wire(value: &str) -> ::core::option::Option<Self> {
+                match value {
+                    #(#from_wire,)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for #ty_ident {
+            #[inline]
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                #rt::de::wire_enum(deserializer)
+            }
+        }
+
+        impl #ty_ident {
+            /// Every value, in declared order.
+            pub const ALL: &'static [#ty_ident] = &[#(#all),*];
+
+            /// The value as sent on the wire.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    #(#as_str,)*
+                }
+            }
+        }
+
+        impl ::core::fmt::Display for #ty_ident {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl #rt::Check for #ty_ident {
+            #[inline]
+            fn check(&self) -> bool {
+                true
+            }
+        }
+
+    }
+}
+
+/// `impl ReadDirect` for a generated enum: its value matched as bytes.
+fn enum_read_direct(
+    rt: &TokenStream,
+    ty_ident: &Ident,
+    variants: &[(String, Ident)],
+) -> TokenStream {
+    let direct = quote!(#rt::direct);
+    let read_arms = variants.iter().map(|(wire, id)| {
+        let bytes = Literal::byte_string(wire.as_bytes());
+        quote!(#bytes => ::core::result::Result::Ok(#ty_ident::#id))
+    });
+    quote! {
+        impl<'a> #direct::ReadDirect<'a> for #ty_ident {
+            #[inline]
+            fn read(r: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
+                match r.enum_name()? {
+                    #(#read_arms,)*
+                    _ => ::core::result::Result::Err(#direct::Fallback),
+                }
+            }
+        }
+    }
+}
+
+/// What [`Module::struct_parts`] collects for a struct.
+struct StructParts {
+    fields: Vec<(String, FieldInfo)>,
+    field_tokens: Vec<TokenStream>,
+    defaults: Vec<TokenStream>,
+    checks: Vec<TokenStream>,
+    /// The flattened map of the other properties, when there is one.
+    additional: Option<Ty>,
+}
+
+/// Where a struct's property is: the struct's name (its defaults' functions live in it),
+/// the prefix of nested type names, the struct's path in the root, the property's place.
+struct FieldAt<'a> {
+    struct_name: &'a str,
+    prefix: &'a str,
+    path: &'a str,
+    loc: Loc,
+}
+
+/// How a field holds its value, as its attributes need to know it.
+struct FieldHolding<'a> {
+    /// The field's identifier text.
+    text: &'a str,
+    ty: &'a Ty,
+    repr: Repr,
+    /// The default's expression, for a defaulted field.
+    default: Option<TokenStream>,
+    /// A nullable field that may be absent (`None` for both, left out when written).
+    nullable_absent: bool,
+}
+
+/// One property's field as [`Module::gen_struct`] writes it.
+struct FieldOut {
+    tokens: TokenStream,
+    /// The function writing its default, for a defaulted field.
+    default_fn: Option<TokenStream>,
+    check: Option<TokenStream>,
+    info: FieldInfo,
+}
+
+/// The attributes above a generated struct ([`Module::struct_head`]).
+struct StructHead {
+    doc_attr: TokenStream,
+    derive_schema: TokenStream,
+    deny: TokenStream,
+    extend_if: TokenStream,
+}
+
+/// A struct's parts that [`struct_items`] writes out.
+struct StructShape<'a> {
+    struct_ident: &'a Ident,
+    lt: &'a TokenStream,
+    field_tokens: &'a [TokenStream],
+    defaults: &'a [TokenStream],
+    checks: &'a [TokenStream],
+}
+
+/// `into_owned()` of a struct: the same type with `'static`, each borrowed string copied
+/// (or the value itself, for a struct that borrows nothing).
+fn into_owned_fn(
+    name: &str,
+    struct_ident: &Ident,
+    borrows: bool,
+    fields: &[(String, FieldInfo)],
+    additional: Option<&Ty>,
+) -> TokenStream {
+    if !borrows {
+        return quote! {
+            /// The same arguments: this type borrows nothing (every argument type has
+            /// `into_owned`).
+            pub fn into_owned(self) -> #struct_ident {
+                self
+            }
+        };
+    }
+    let owned_fields = fields
+        .iter()
+        .map(|(_, f)| {
+            let id = &f.ident;
+            let e = if f.repr == Repr::Optional && f.ty.borrows() {
+                let e = owned_expr(&f.ty, quote!(x));
+                quote!(self.#id.map(|x| #e))
+            } else {
+                owned_expr(&f.ty, quote!(self.#id))
+            };
+            quote!(#id: #e)
+        })
+        .chain(additional.map(|map| {
+            let e = owned_expr(map, quote!(self.additional_properties));
+            quote!(additional_properties: #e)
+        }));
+    let doc = format!(
+        "The same arguments owning their strings (`{name}<'static>`), to keep past the call or move into a task."
+    );
+    quote! {
+        #[doc = #doc]
+        pub fn into_owned(self) -> #struct_ident<'static> {
+            #struct_ident {
+                #(#owned_fields,)*
+            }
+        }
+    }
+}
+
+/// A generated struct and its impls: the serde derive behind `remote = "Self"` (see the
+/// module doc: a struct reads only a JSON object), `Serialize`, `into_owned` and the
+/// defaults' functions, and `Check`.
+fn struct_items(
+    rt: &TokenStream,
+    shape: &StructShape<'_>,
+    head: StructHead,
+    borrows: bool,
+    into_owned: TokenStream,
+    deserialize_body: TokenStream,
+) -> TokenStream {
+    let StructShape {
+        struct_ident,
+        lt,
+        field_tokens,
+        defaults,
+        checks,
+    } = shape;
+    let StructHead {
+        doc_attr,
+        derive_schema,
+        deny,
+        extend_if,
+    } = head;
+    let check_body = if checks.is_empty() {
+        quote!(true)
+    } else {
+        quote!(#(#checks)&&*)
+    };
+    let de_generics = if borrows {
+        quote!(<'de: 'a, 'a>)
+    } else {
+        quote!(<'de>)
+    };
+    quote! {
+        #doc_attr
+        #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize #derive_schema)]
+        #[serde(remote = "Self")]
+        #deny
+        #extend_if
+        pub struct #struct_ident #lt {
+            #(#field_tokens,)*
+        }
+
+        impl #de_generics ::serde::Deserialize<'de> for #struct_ident #lt {
+            #[inline]
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                #deserialize_body
+            }
+        }
+
+        impl #lt ::serde::Serialize for #struct_ident #lt {
+            #[inline]
+            fn serialize<S: ::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                #struct_ident::serialize(self, serializer)
+            }
+        }
+
+        impl #lt #struct_ident #lt {
+            #into_owned
+
+            #(#defaults)*
+        }
+
+        impl #lt #rt::Check for #struct_ident #lt {
+            #[inline]
+            fn check(&self) -> bool {
+                #check_body
+            }
+        }
+
     }
 }
 

@@ -1,5 +1,6 @@
 //! JSON-Schema-Test-Suite (draft 2020-12 and draft-07, `../shared/anchors/json-schema-test-suite/`)
-//! through generated code: every case file of a keyword in the accepted subset (the files
+//! through generated code: every case file of a keyword in the accepted subset (each draft's
+//! folder but the files `schema/tests/suite_cases` excludes: the files
 //! `schema/tests/json_schema_test_suite.rs` runs through the run-time path), each group's
 //! schema a tool's `inputSchema`, expanded with `catalog!` in one scratch crate for both
 //! drafts, and the typed decode of each test's data held against the suite's `valid`.
@@ -15,6 +16,8 @@
 //! refusal of a wrapped case naming the field. Skipped, with a message, when `../shared`
 //! is absent.
 
+#[path = "../../schema/tests/suite_cases/mod.rs"]
+mod suite_cases;
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -23,91 +26,6 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use support::{cargo, scratch_crate, shared, target_root};
-
-/// The case files of draft 2020-12: every keyword of the accepted subset. Left out, as
-/// outside it: anchor, content, dynamicRef, id, refRemote, unevaluatedItems,
-/// unevaluatedProperties, vocabulary and the `optional/` folder.
-const DRAFT2020: &[&str] = &[
-    "additionalProperties",
-    "allOf",
-    "anyOf",
-    "boolean_schema",
-    "const",
-    "contains",
-    "default",
-    "defs",
-    "dependentRequired",
-    "dependentSchemas",
-    "enum",
-    "exclusiveMaximum",
-    "exclusiveMinimum",
-    "format",
-    "if-then-else",
-    "infinite-loop-detection",
-    "items",
-    "maxContains",
-    "maxItems",
-    "maxLength",
-    "maxProperties",
-    "maximum",
-    "minContains",
-    "minItems",
-    "minLength",
-    "minProperties",
-    "minimum",
-    "multipleOf",
-    "not",
-    "oneOf",
-    "pattern",
-    "patternProperties",
-    "prefixItems",
-    "properties",
-    "propertyNames",
-    "ref",
-    "required",
-    "type",
-    "uniqueItems",
-];
-
-/// The case files of draft-07, likewise (left out: refRemote, `optional/`).
-const DRAFT7: &[&str] = &[
-    "additionalItems",
-    "additionalProperties",
-    "allOf",
-    "anyOf",
-    "boolean_schema",
-    "const",
-    "contains",
-    "default",
-    "definitions",
-    "dependencies",
-    "enum",
-    "exclusiveMaximum",
-    "exclusiveMinimum",
-    "format",
-    "if-then-else",
-    "infinite-loop-detection",
-    "items",
-    "maxItems",
-    "maxLength",
-    "maxProperties",
-    "maximum",
-    "minItems",
-    "minLength",
-    "minProperties",
-    "minimum",
-    "multipleOf",
-    "not",
-    "oneOf",
-    "pattern",
-    "patternProperties",
-    "properties",
-    "propertyNames",
-    "ref",
-    "required",
-    "type",
-    "uniqueItems",
-];
 
 /// Cases where the typed decode and the suite disagree, with why that is accepted: none.
 const KNOWN_FAILURES: &[(&str, &str, &str)] = &[];
@@ -446,7 +364,9 @@ fn the_test_suite_through_generated_code() {
     let mut skipped: BTreeSet<(String, String, String)> = BTreeSet::new();
     let mut skip_lines: Vec<String> = Vec::new();
     let mut counted = 0usize;
-    for (draft, files) in [("draft2020-12", DRAFT2020), ("draft7", DRAFT7)] {
+    let drafts = ["draft2020-12", "draft7"].map(|d| (d, suite_cases::case_files(&suite, d)));
+    for (draft, files) in &drafts {
+        let draft = *draft;
         let draft7 = draft == "draft7";
         let short = if draft7 { "d7" } else { "d2020" };
         for file in files {
@@ -547,7 +467,7 @@ fn the_test_suite_through_generated_code() {
             _ => {}
         }
     }
-    for (draft, files) in [("draft2020-12", DRAFT2020), ("draft7", DRAFT7)] {
+    for (draft, files) in &drafts {
         for file in files {
             let name = format!("{draft}/{file}");
             if !stdout

@@ -743,46 +743,12 @@ impl Parser<'_> {
                     return Ok(v);
                 }
             }
-            b'<' => {
-                let mut i = self.pos + 1;
-                while i < self.bound
-                    && i - self.pos <= 120
-                    && !matches!(self.b[i], b'<' | b'>' | b'\n')
-                {
-                    i += 1;
-                }
-                if i < self.bound && self.b[i] == b'>' && i > self.pos + 1 {
-                    self.pos = i + 1;
-                    ValueKind::Placeholder
-                } else {
-                    self.skip_expr()?;
-                    ValueKind::Expr
-                }
-            }
+            b'<' => self.angled()?,
             b'[' => {
                 self.nested()?;
                 ValueKind::Array
             }
-            b'{' => {
-                let from = self.pos;
-                self.nested()?;
-                // `{PR_NUMBER}`, `{{issue}}`, `{Epic番号}`: a template placeholder, not an
-                // object (which has `key: value` members, or is empty).
-                let inner = &self.b[from..self.pos];
-                let inner = inner.strip_prefix(b"{").unwrap_or(inner);
-                let inner = inner.strip_suffix(b"}").unwrap_or(inner);
-                let inner = inner.strip_prefix(b"{").unwrap_or(inner);
-                let inner = inner.strip_suffix(b"}").unwrap_or(inner);
-                if !inner.is_empty()
-                    && !inner
-                        .iter()
-                        .any(|&b| matches!(b, b':' | b'"' | b'\'' | b'{'))
-                {
-                    ValueKind::Placeholder
-                } else {
-                    ValueKind::Object
-                }
-            }
+            b'{' => self.braced()?,
             b'(' => {
                 self.nested()?;
                 ValueKind::Expr
@@ -798,22 +764,7 @@ impl Parser<'_> {
                     ValueKind::Expr
                 }
             },
-            _ if is_name_start(c) => {
-                let end = name_end(self.b, self.pos, self.bound);
-                let word = &self.b[self.pos..end];
-                self.pos = end;
-                if self.peek() == Some(b'(') {
-                    self.nested()?;
-                    ValueKind::Expr
-                } else {
-                    match word {
-                        b"true" | b"True" | b"TRUE" => ValueKind::Bool(true),
-                        b"false" | b"False" | b"FALSE" => ValueKind::Bool(false),
-                        b"null" | b"None" | b"nil" | b"NULL" => ValueKind::Null,
-                        _ => ValueKind::Bare,
-                    }
-                }
-            }
+            _ if is_name_start(c) => self.word()?,
             _ => {
                 self.skip_expr()?;
                 ValueKind::Expr
@@ -822,6 +773,61 @@ impl Parser<'_> {
         Ok(Value {
             span: Span::new(start, self.pos),
             kind,
+        })
+    }
+
+    /// A value starting with `<`: `<placeholder>` closed on its line within 120 bytes, else
+    /// an expression.
+    fn angled(&mut self) -> Step<ValueKind> {
+        let mut i = self.pos + 1;
+        while i < self.bound && i - self.pos <= 120 && !matches!(self.b[i], b'<' | b'>' | b'\n') {
+            i += 1;
+        }
+        if i < self.bound && self.b[i] == b'>' && i > self.pos + 1 {
+            self.pos = i + 1;
+            Ok(ValueKind::Placeholder)
+        } else {
+            self.skip_expr()?;
+            Ok(ValueKind::Expr)
+        }
+    }
+
+    /// A value starting with `{`: an object, or a template placeholder (`{PR_NUMBER}`,
+    /// `{{issue}}`, `{Epic番号}`), which has no `key: value` members and is not empty.
+    fn braced(&mut self) -> Step<ValueKind> {
+        let from = self.pos;
+        self.nested()?;
+        let inner = &self.b[from..self.pos];
+        let inner = inner.strip_prefix(b"{").unwrap_or(inner);
+        let inner = inner.strip_suffix(b"}").unwrap_or(inner);
+        let inner = inner.strip_prefix(b"{").unwrap_or(inner);
+        let inner = inner.strip_suffix(b"}").unwrap_or(inner);
+        if !inner.is_empty()
+            && !inner
+                .iter()
+                .any(|&b| matches!(b, b':' | b'"' | b'\'' | b'{'))
+        {
+            Ok(ValueKind::Placeholder)
+        } else {
+            Ok(ValueKind::Object)
+        }
+    }
+
+    /// A value starting with a name: a call (an expression), a boolean, a null, or a bare
+    /// word.
+    fn word(&mut self) -> Step<ValueKind> {
+        let end = name_end(self.b, self.pos, self.bound);
+        let word = &self.b[self.pos..end];
+        self.pos = end;
+        if self.peek() == Some(b'(') {
+            self.nested()?;
+            return Ok(ValueKind::Expr);
+        }
+        Ok(match word {
+            b"true" | b"True" | b"TRUE" => ValueKind::Bool(true),
+            b"false" | b"False" | b"FALSE" => ValueKind::Bool(false),
+            b"null" | b"None" | b"nil" | b"NULL" => ValueKind::Null,
+            _ => ValueKind::Bare,
         })
     }
 

@@ -214,38 +214,11 @@ impl<'s> Checker<'s> {
         }) {
             return Vec::new();
         }
-        let visible: Vec<&Entry> = if profile_mode {
-            tool.entries
-                .iter()
-                .filter(|e| e.profiles.iter().any(|p| skill.names.contains(p)))
-                .collect()
-        } else {
-            tool.entries.iter().collect()
-        };
         let mut out = Vec::new();
-        let (scope, profile_mode) = if visible.is_empty() {
-            let served: Vec<String> = tool
-                .entries
-                .iter()
-                .flat_map(|e| e.profiles.iter().cloned())
-                .collect();
-            out.push(Problem {
-                rule: Rule::ToolNotInProfile,
-                span: name,
-                message: rules::tool_not_in_profile::message(tool_name, &skill.names, &served),
-                tool: Some(tool_name.to_string()),
-                field: None,
-                value: None,
-                suggestion: None,
-                fix: None,
-            });
-            (tool.entries.iter().collect::<Vec<_>>(), false)
-        } else {
-            (visible, profile_mode)
-        };
+        let scope = Scope::of(tool, skill, profile_mode, name, &mut out);
         let pairs: Vec<(Span, &Value)> = args.pairs().collect();
         if out.is_empty()
-            && scope.iter().any(|e| {
+            && scope.entries.iter().any(|e| {
                 pairs
                     .iter()
                     .all(|(f, v)| accepts_all(e, f.of(text), v, text))
@@ -253,26 +226,12 @@ impl<'s> Checker<'s> {
         {
             return out;
         }
-        let others: Vec<&Entry> = tool
-            .entries
-            .iter()
-            .filter(|e| !scope.iter().any(|s| std::ptr::eq(*s, *e)))
-            .collect();
         let before = out.len();
         for (field_span, value) in &pairs {
-            self.check_pair(
-                text,
-                tool,
-                &scope,
-                &others,
-                profile_mode,
-                skill,
-                *field_span,
-                value,
-                &mut out,
-            );
+            self.check_pair(text, &scope, *field_span, value, &mut out);
         }
-        if profile_mode && out.len() == before && !pairs.is_empty() {
+        if scope.profile_mode && out.len() == before && !pairs.is_empty() {
+            // Each pair is valid for some profile of the skill, but no profile takes them all.
             let call_span = Span::new(name.start, args.close.map_or(name.end, |c| c + 1));
             out.push(Problem {
                 rule: Rule::ValueNotInProfile,
@@ -342,86 +301,24 @@ impl<'s> Checker<'s> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The problems of one pair `field=value` of a call, against the entries in `scope`:
+    /// the field unknown (or only another profile's), else each alternative of the value
+    /// judged on its own.
     fn check_pair(
         &self,
         text: &str,
-        tool: &SurfaceTool,
-        scope: &[&Entry],
-        others: &[&Entry],
-        profile_mode: bool,
-        skill: &SkillProfiles,
+        scope: &Scope<'_, '_>,
         field_span: Span,
         value: &Value,
         out: &mut Vec<Problem>,
     ) {
         let field = field_span.of(text);
-        let has_field = |e: &Entry| field_schema(e, field).is_some();
-        if !scope.iter().any(|e| has_field(e)) {
-            let elsewhere: Vec<String> = others
-                .iter()
-                .filter(|e| has_field(e))
-                .flat_map(|e| e.profiles.iter().cloned())
-                .collect();
-            if profile_mode && !elsewhere.is_empty() {
-                out.push(Problem {
-                    rule: Rule::ValueNotInProfile,
-                    span: field_span,
-                    message: rules::value_not_in_profile::field_message(
-                        &tool.name,
-                        field,
-                        &skill.names,
-                        &elsewhere,
-                    ),
-                    tool: Some(tool.name.clone()),
-                    field: Some(field.to_string()),
-                    value: None,
-                    suggestion: None,
-                    fix: None,
-                });
-                return;
-            }
-            let renamed = tool.entries.iter().find_map(|e| {
-                e.formerly_fields
-                    .iter()
-                    .find(|(_, olds)| olds.iter().any(|o| o == field))
-                    .map(|(new, _)| new.as_str())
-            });
-            let mut names: Vec<&str> = Vec::new();
-            for e in scope {
-                if let Some(obj) = e.input_schema.as_object() {
-                    for (n, _) in &obj.properties {
-                        if !names.contains(&n.as_str()) {
-                            names.push(n);
-                        }
-                    }
-                }
-            }
-            let suggestion = renamed
-                .map(str::to_string)
-                .or_else(|| self.suggest(field, names.iter().copied()));
-            out.push(Problem {
-                rule: Rule::UnknownField,
-                span: field_span,
-                message: rules::unknown_field::message(
-                    &tool.name,
-                    field,
-                    renamed,
-                    if renamed.is_some() {
-                        None
-                    } else {
-                        suggestion.as_deref()
-                    },
-                ),
-                tool: Some(tool.name.clone()),
-                field: Some(field.to_string()),
-                value: None,
-                suggestion,
-                fix: renamed.map(|new| Edit {
-                    span: field_span,
-                    replacement: new.to_string(),
-                }),
-            });
+        if !scope
+            .entries
+            .iter()
+            .any(|e| field_schema(e, field).is_some())
+        {
+            out.push(self.field_problem(scope, field_span, field));
             return;
         }
         let alternatives: Vec<&Value> = match &value.kind {
@@ -429,115 +326,297 @@ impl<'s> Checker<'s> {
             _ => vec![value],
         };
         for alt in alternatives {
-            let verdicts: Vec<Verdict> =
-                scope.iter().map(|e| verdict(e, field, alt, text)).collect();
-            if verdicts.contains(&Verdict::Ok) {
-                continue;
+            if let Some(p) = self.value_problem(text, scope, field, alt) {
+                out.push(p);
             }
-            let shown = alt
-                .string(text)
-                .map_or_else(|| alt.span.of(text).to_string(), |s| s.into_owned());
-            let ok_elsewhere: Vec<String> = others
-                .iter()
-                .filter(|e| verdict(e, field, alt, text) == Verdict::Ok)
-                .flat_map(|e| e.profiles.iter().cloned())
-                .collect();
-            if profile_mode && !ok_elsewhere.is_empty() {
-                let here = enum_union(scope, field);
-                out.push(Problem {
-                    rule: Rule::ValueNotInProfile,
-                    span: alt.span,
-                    message: rules::value_not_in_profile::value_message(
-                        &tool.name,
-                        field,
-                        &shown,
-                        &skill.names,
-                        &here,
-                        &ok_elsewhere,
-                    ),
-                    tool: Some(tool.name.clone()),
-                    field: Some(field.to_string()),
-                    value: Some(shown),
-                    suggestion: None,
-                    fix: None,
-                });
-                continue;
-            }
-            if verdicts.contains(&Verdict::NotInEnum) {
-                let allowed = enum_union(scope, field);
-                let renamed = tool.entries.iter().find_map(|e| {
-                    e.formerly_values
-                        .iter()
-                        .filter(|(f, _)| f == field)
-                        .flat_map(|(_, values)| values.iter())
-                        .find(|(_, olds)| olds.contains(&shown))
-                        .map(|(new, _)| new.clone())
-                });
-                let suggestion = renamed
-                    .clone()
-                    .or_else(|| self.suggest(&shown, allowed.iter().map(String::as_str)));
-                let fix = match (&renamed, &alt.kind) {
-                    (
-                        Some(new),
-                        ValueKind::Str {
-                            content,
-                            escapes: false,
-                            ..
-                        },
-                    ) => Some(Edit {
-                        span: *content,
-                        replacement: new.clone(),
-                    }),
-                    (Some(new), ValueKind::Plain) => Some(Edit {
-                        span: alt.span,
-                        replacement: new.clone(),
-                    }),
-                    _ => None,
-                };
-                out.push(Problem {
-                    rule: Rule::InvalidValue,
-                    span: alt.span,
-                    message: rules::invalid_value::message(
-                        &tool.name,
-                        field,
-                        &shown,
-                        &allowed,
-                        renamed.as_deref(),
-                    ),
-                    tool: Some(tool.name.clone()),
-                    field: Some(field.to_string()),
-                    value: Some(shown),
-                    suggestion,
-                    fix,
-                });
-                continue;
-            }
-            let mut expected: Vec<&str> = Vec::new();
-            for e in scope {
-                if let Some(s) = field_schema(e, field) {
-                    let t = s.type_name();
-                    if !expected.contains(&t) {
-                        expected.push(t);
-                    }
-                }
-            }
-            out.push(Problem {
-                rule: Rule::WrongType,
-                span: alt.span,
-                message: rules::wrong_type::message(
+        }
+    }
+
+    /// The problem of a field no entry in scope has: `value-not-in-profile` when another
+    /// profile's entry has it, else `unknown-field` (with the field's new name when the
+    /// tool declares it renamed, else the closest declared one).
+    fn field_problem(&self, scope: &Scope<'_, '_>, field_span: Span, field: &str) -> Problem {
+        let tool = scope.tool;
+        let elsewhere: Vec<String> = scope
+            .others
+            .iter()
+            .filter(|e| field_schema(e, field).is_some())
+            .flat_map(|e| e.profiles.iter().cloned())
+            .collect();
+        if scope.profile_mode && !elsewhere.is_empty() {
+            return Problem {
+                rule: Rule::ValueNotInProfile,
+                span: field_span,
+                message: rules::value_not_in_profile::field_message(
                     &tool.name,
                     field,
-                    &expected,
-                    literal_type(&alt.kind),
+                    &scope.skill.names,
+                    &elsewhere,
+                ),
+                tool: Some(tool.name.clone()),
+                field: Some(field.to_string()),
+                value: None,
+                suggestion: None,
+                fix: None,
+            };
+        }
+        let renamed = tool.entries.iter().find_map(|e| {
+            e.formerly_fields
+                .iter()
+                .find(|(_, olds)| olds.iter().any(|o| o == field))
+                .map(|(new, _)| new.as_str())
+        });
+        let suggestion = renamed
+            .map(str::to_string)
+            .or_else(|| self.suggest(field, declared_fields(&scope.entries)));
+        Problem {
+            rule: Rule::UnknownField,
+            span: field_span,
+            message: rules::unknown_field::message(
+                &tool.name,
+                field,
+                renamed,
+                if renamed.is_some() {
+                    None
+                } else {
+                    suggestion.as_deref()
+                },
+            ),
+            tool: Some(tool.name.clone()),
+            field: Some(field.to_string()),
+            value: None,
+            suggestion,
+            fix: renamed.map(|new| Edit {
+                span: field_span,
+                replacement: new.to_string(),
+            }),
+        }
+    }
+
+    /// The problem of one alternative `alt` of a known field's value, when no entry in
+    /// scope accepts it: `value-not-in-profile` when another profile's does, else
+    /// `invalid-value` (not in the enum) or `wrong-type`.
+    fn value_problem(
+        &self,
+        text: &str,
+        scope: &Scope<'_, '_>,
+        field: &str,
+        alt: &Value,
+    ) -> Option<Problem> {
+        let verdicts: Vec<Verdict> = scope
+            .entries
+            .iter()
+            .map(|e| verdict(e, field, alt, text))
+            .collect();
+        if verdicts.contains(&Verdict::Ok) {
+            return None;
+        }
+        let shown = alt
+            .string(text)
+            .map_or_else(|| alt.span.of(text).to_string(), |s| s.into_owned());
+        let ok_elsewhere: Vec<String> = scope
+            .others
+            .iter()
+            .filter(|e| verdict(e, field, alt, text) == Verdict::Ok)
+            .flat_map(|e| e.profiles.iter().cloned())
+            .collect();
+        let tool = scope.tool;
+        Some(if scope.profile_mode && !ok_elsewhere.is_empty() {
+            let here = enum_union(&scope.entries, field);
+            Problem {
+                rule: Rule::ValueNotInProfile,
+                span: alt.span,
+                message: rules::value_not_in_profile::value_message(
+                    &tool.name,
+                    field,
+                    &shown,
+                    &scope.skill.names,
+                    &here,
+                    &ok_elsewhere,
                 ),
                 tool: Some(tool.name.clone()),
                 field: Some(field.to_string()),
                 value: Some(shown),
                 suggestion: None,
                 fix: None,
-            });
+            }
+        } else if verdicts.contains(&Verdict::NotInEnum) {
+            self.invalid_value(scope, field, alt, shown)
+        } else {
+            wrong_type(scope, field, alt, shown)
+        })
+    }
+
+    /// The `invalid-value` problem of a string not in the field's enum, with the value's
+    /// new spelling (and a fix) when the tool declares it renamed, else the closest allowed.
+    fn invalid_value(
+        &self,
+        scope: &Scope<'_, '_>,
+        field: &str,
+        alt: &Value,
+        shown: String,
+    ) -> Problem {
+        let tool = scope.tool;
+        let allowed = enum_union(&scope.entries, field);
+        let renamed = tool.entries.iter().find_map(|e| {
+            e.formerly_values
+                .iter()
+                .filter(|(f, _)| f == field)
+                .flat_map(|(_, values)| values.iter())
+                .find(|(_, olds)| olds.contains(&shown))
+                .map(|(new, _)| new.clone())
+        });
+        let suggestion = renamed
+            .clone()
+            .or_else(|| self.suggest(&shown, allowed.iter().map(String::as_str)));
+        let fix = match (&renamed, &alt.kind) {
+            (
+                Some(new),
+                ValueKind::Str {
+                    content,
+                    escapes: false,
+                    ..
+                },
+            ) => Some(Edit {
+                span: *content,
+                replacement: new.clone(),
+            }),
+            (Some(new), ValueKind::Plain) => Some(Edit {
+                span: alt.span,
+                replacement: new.clone(),
+            }),
+            _ => None,
+        };
+        Problem {
+            rule: Rule::InvalidValue,
+            span: alt.span,
+            message: rules::invalid_value::message(
+                &tool.name,
+                field,
+                &shown,
+                &allowed,
+                renamed.as_deref(),
+            ),
+            tool: Some(tool.name.clone()),
+            field: Some(field.to_string()),
+            value: Some(shown),
+            suggestion,
+            fix,
         }
     }
+}
+
+/// What the pairs of one call to a current tool are checked against.
+struct Scope<'a, 's> {
+    /// The tool.
+    tool: &'s SurfaceTool,
+    /// The entries the skill's profiles are served (every entry when they are served none).
+    entries: Vec<&'s Entry>,
+    /// The tool's other entries.
+    others: Vec<&'s Entry>,
+    /// Whether the call is judged for the skill's profiles (not when it sees no entry).
+    profile_mode: bool,
+    /// The skill's profiles.
+    skill: &'a SkillProfiles,
+}
+
+impl<'a, 's> Scope<'a, 's> {
+    /// The scope of a call to `tool` (named at `name`) from a skill serving `skill`: the
+    /// entries its profiles see; when they see none, a `tool-not-in-profile` problem in
+    /// `out` and every entry, judged without profiles.
+    fn of(
+        tool: &'s SurfaceTool,
+        skill: &'a SkillProfiles,
+        profile_mode: bool,
+        name: Span,
+        out: &mut Vec<Problem>,
+    ) -> Scope<'a, 's> {
+        let visible: Vec<&Entry> = if profile_mode {
+            tool.entries
+                .iter()
+                .filter(|e| e.profiles.iter().any(|p| skill.names.contains(p)))
+                .collect()
+        } else {
+            tool.entries.iter().collect()
+        };
+        let (entries, profile_mode) = if visible.is_empty() {
+            let served: Vec<String> = tool
+                .entries
+                .iter()
+                .flat_map(|e| e.profiles.iter().cloned())
+                .collect();
+            out.push(Problem {
+                rule: Rule::ToolNotInProfile,
+                span: name,
+                message: rules::tool_not_in_profile::message(&tool.name, &skill.names, &served),
+                tool: Some(tool.name.clone()),
+                field: None,
+                value: None,
+                suggestion: None,
+                fix: None,
+            });
+            (tool.entries.iter().collect::<Vec<_>>(), false)
+        } else {
+            (visible, profile_mode)
+        };
+        let others: Vec<&Entry> = tool
+            .entries
+            .iter()
+            .filter(|e| !entries.iter().any(|s| std::ptr::eq(*s, *e)))
+            .collect();
+        Scope {
+            tool,
+            entries,
+            others,
+            profile_mode,
+            skill,
+        }
+    }
+}
+
+/// The `wrong-type` problem of a literal no entry's schema for the field takes, naming the
+/// types they expect.
+fn wrong_type(scope: &Scope<'_, '_>, field: &str, alt: &Value, shown: String) -> Problem {
+    let mut expected: Vec<&str> = Vec::new();
+    for e in &scope.entries {
+        if let Some(s) = field_schema(e, field) {
+            let t = s.type_name();
+            if !expected.contains(&t) {
+                expected.push(t);
+            }
+        }
+    }
+    Problem {
+        rule: Rule::WrongType,
+        span: alt.span,
+        message: rules::wrong_type::message(
+            &scope.tool.name,
+            field,
+            &expected,
+            literal_type(&alt.kind),
+        ),
+        tool: Some(scope.tool.name.clone()),
+        field: Some(field.to_string()),
+        value: Some(shown),
+        suggestion: None,
+        fix: None,
+    }
+}
+
+/// The properties the entries declare, each once, in their order: the candidates of an
+/// unknown field's did-you-mean.
+fn declared_fields<'e>(entries: &[&'e Entry]) -> Vec<&'e str> {
+    let mut names: Vec<&str> = Vec::new();
+    for e in entries {
+        if let Some(obj) = e.input_schema.as_object() {
+            for (n, _) in &obj.properties {
+                if !names.contains(&n.as_str()) {
+                    names.push(n);
+                }
+            }
+        }
+    }
+    names
 }
 
 /// FNV-1a, for the small map of tool names (std's SipHash is built to resist attacks that

@@ -166,31 +166,15 @@ pub fn yaml_calls(
     while pos < end {
         let line = line_at(bytes, pos, end);
         pos = line.next;
-        let (ind, mut i) = indent_of(bytes, line.span);
+        let (ind, _) = indent_of(bytes, line.span);
         let stop = line.span.end;
-        if i < stop && matches!(bytes[i], b'-' | b'*') && bytes.get(i + 1) == Some(&b' ') {
-            i += 2;
-            while i < stop && bytes[i] == b' ' {
-                i += 1;
-            }
-        }
-        if i >= stop || !args::is_name_start(bytes[i]) {
-            continue;
-        }
-        let mut e = i;
-        while e < stop && is_tool_byte(bytes[e]) {
-            e += 1;
-        }
-        while e > i && matches!(bytes[e - 1], b'.' | b'/' | b'-') {
-            e -= 1;
-        }
         // The name ends the line or white space follows it; it is a tool (a cheap test, and
         // most first words of code lines are not: it goes before reading the rest); then
         // pairs on the line (a `:` after white space), or a more indented line under it.
-        if e != stop && !matches!(bytes.get(e), Some(b' ' | b'\t')) {
+        let Some(name) = first_word(bytes, line.span) else {
             continue;
-        }
-        let name = Span::new(i, e);
+        };
+        let e = name.end;
         if !is_tool(name.of(text)) {
             continue;
         }
@@ -202,17 +186,7 @@ pub fn yaml_calls(
         if same_line {
             spans.push(Span::new(e, stop));
         }
-        // At most this many lines of pairs under one name: a call is short, a file may not be.
-        let mut j = pos;
-        while j < end && spans.len() < 256 {
-            let next = line_at(bytes, j, end);
-            let (next_ind, next_i) = indent_of(bytes, next.span);
-            if next_i >= next.span.end || next_ind <= ind {
-                break;
-            }
-            spans.push(Span::new(next_i, next.span.end));
-            j = next.next;
-        }
+        pair_lines(bytes, pos, end, ind, &mut spans);
         let args = args::parse_yaml(text, &spans, opts);
         if args.items.is_empty()
             || !args
@@ -234,6 +208,46 @@ pub fn yaml_calls(
         });
     }
     out
+}
+
+/// The first word of a code line (after a `- ` or `* ` list marker) when it may be a
+/// YAML-style call's name: it ends the line or white space follows it.
+fn first_word(bytes: &[u8], line: Span) -> Option<Span> {
+    let (_, mut i) = indent_of(bytes, line);
+    let stop = line.end;
+    if i < stop && matches!(bytes[i], b'-' | b'*') && bytes.get(i + 1) == Some(&b' ') {
+        i += 2;
+        while i < stop && bytes[i] == b' ' {
+            i += 1;
+        }
+    }
+    if i >= stop || !args::is_name_start(bytes[i]) {
+        return None;
+    }
+    let mut e = i;
+    while e < stop && is_tool_byte(bytes[e]) {
+        e += 1;
+    }
+    while e > i && matches!(bytes[e - 1], b'.' | b'/' | b'-') {
+        e -= 1;
+    }
+    (e == stop || matches!(bytes.get(e), Some(b' ' | b'\t'))).then_some(Span::new(i, e))
+}
+
+/// The lines from `pos` indented deeper than `ind` columns (their text after the
+/// indentation), added to `spans`: the pairs under a name. At most 256 lines: a call is
+/// short, a file may not be.
+fn pair_lines(bytes: &[u8], pos: usize, end: usize, ind: usize, spans: &mut Vec<Span>) {
+    let mut j = pos;
+    while j < end && spans.len() < 256 {
+        let next = line_at(bytes, j, end);
+        let (next_ind, next_i) = indent_of(bytes, next.span);
+        if next_i >= next.span.end || next_ind <= ind {
+            break;
+        }
+        spans.push(Span::new(next_i, next.span.end));
+        j = next.next;
+    }
 }
 
 /// Whether the line at `pos` is indented deeper than `ind` columns.

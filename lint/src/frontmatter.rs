@@ -255,143 +255,201 @@ fn push_simple(
 
 /// Decodes the YAML text at `yaml` in `text` with saphyr.
 fn decode_yaml(text: &str, yaml: Span) -> Decoded {
-    let src = yaml.of(text);
-    let mut out = Decoded::default();
-    // saphyr reports positions in characters; map them to bytes.
-    let char_to_byte: Option<Vec<usize>> = if src.is_ascii() {
-        None
-    } else {
-        let mut v: Vec<usize> = src.char_indices().map(|(i, _)| i).collect();
-        v.push(src.len());
-        Some(v)
-    };
-    let byte = |chars: usize| -> usize {
-        yaml.start
-            + match &char_to_byte {
-                None => chars.min(src.len()),
-                Some(v) => v.get(chars).copied().unwrap_or(src.len()),
-            }
-    };
-    enum Frame {
-        Map { expect_key: bool },
-        Seq,
-    }
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut top_key: Option<(String, Span)> = None;
-    let mut parser = Parser::new_from_str(src);
-    let mut root_checked = false;
+    let mut reader = YamlReader::new(text, yaml);
+    let mut parser = Parser::new_from_str(yaml.of(text));
     while let Some(next) = parser.next_event() {
-        let (event, span) = match next {
-            Ok(e) => e,
-            Err(e) => {
-                out.error = Some((byte(e.marker().index()), e.info().to_string()));
-                return out;
+        let step = match next {
+            Ok((event, span)) => {
+                let at = Span::new(
+                    reader.byte(span.start.index()),
+                    reader.byte(span.end.index()),
+                );
+                reader.event(event, at)
             }
+            Err(e) => Err((reader.byte(e.marker().index()), e.info().to_string())),
         };
-        let at = Span::new(byte(span.start.index()), byte(span.end.index()));
-        let depth = stack.len();
-        let is_key = matches!(stack.last(), Some(Frame::Map { expect_key: true }));
+        if let Err(error) = step {
+            reader.out.error = Some(error);
+            return reader.out;
+        }
+    }
+    reader.out
+}
+
+/// Where [`YamlReader`] is: in a mapping (expecting a key or a value) or a sequence.
+enum Frame {
+    Map { expect_key: bool },
+    Seq,
+}
+
+/// What [`decode_yaml`] keeps between saphyr's events: the open collections, the last
+/// top-level key, and what is decoded so far.
+struct YamlReader<'t> {
+    text: &'t str,
+    yaml: Span,
+    /// saphyr reports positions in characters: each character's byte offset in the YAML
+    /// text (`None` when it is ASCII, where they are the same).
+    char_to_byte: Option<Vec<usize>>,
+    stack: Vec<Frame>,
+    top_key: Option<(String, Span)>,
+    out: Decoded,
+}
+
+/// Why a front matter is not valid YAML (or not a mapping), with where.
+type YamlError = (usize, String);
+
+impl<'t> YamlReader<'t> {
+    /// Nothing read yet of the YAML at `yaml`.
+    fn new(text: &'t str, yaml: Span) -> YamlReader<'t> {
+        let src = yaml.of(text);
+        let char_to_byte = if src.is_ascii() {
+            None
+        } else {
+            let mut v: Vec<usize> = src.char_indices().map(|(i, _)| i).collect();
+            v.push(src.len());
+            Some(v)
+        };
+        YamlReader {
+            text,
+            yaml,
+            char_to_byte,
+            stack: Vec::new(),
+            top_key: None,
+            out: Decoded::default(),
+        }
+    }
+
+    /// The byte offset in the file of saphyr's character offset `chars`.
+    fn byte(&self, chars: usize) -> usize {
+        let len = self.yaml.of(self.text).len();
+        self.yaml.start
+            + match &self.char_to_byte {
+                None => chars.min(len),
+                Some(v) => v.get(chars).copied().unwrap_or(len),
+            }
+    }
+
+    /// One event, at `at`.
+    fn event(&mut self, event: Event<'_>, at: Span) -> Result<(), YamlError> {
         match event {
-            Event::MappingStart(..) | Event::SequenceStart(..) => {
-                if depth == 0 {
-                    root_checked = true;
-                    if matches!(event, Event::SequenceStart(..)) {
-                        out.error = Some((
-                            at.start,
-                            "front matter must be a mapping of keys to values, not a list".into(),
-                        ));
-                        return out;
-                    }
-                }
-                if let Some(Frame::Map { expect_key }) = stack.last_mut() {
-                    *expect_key = true;
-                }
-                if depth == 1
-                    && matches!(event, Event::SequenceStart(..))
-                    && let Some((k, ks)) = &top_key
-                    && (k == "profiles" || k == "profile")
-                {
-                    out.profiles = Some(Declared {
-                        key: (k.clone(), *ks),
-                        names: Vec::new(),
-                    });
-                }
-                stack.push(if matches!(event, Event::MappingStart(..)) {
-                    Frame::Map { expect_key: true }
-                } else {
-                    Frame::Seq
-                });
-            }
+            Event::MappingStart(..) => self.open(false, at),
+            Event::SequenceStart(..) => self.open(true, at),
             Event::MappingEnd | Event::SequenceEnd => {
-                stack.pop();
+                self.stack.pop();
+                Ok(())
             }
-            Event::Scalar(value, style, ..) => {
-                if depth == 0 {
-                    root_checked = true;
-                    if !value.trim().is_empty() {
-                        out.error = Some((
-                            at.start,
-                            "front matter must be a mapping of keys to values".into(),
-                        ));
-                        return out;
-                    }
-                    continue;
-                }
-                if is_key {
-                    if let Some(Frame::Map { expect_key }) = stack.last_mut() {
-                        *expect_key = false;
-                    }
-                    if depth == 1 {
-                        top_key = Some((value.to_string(), at));
-                    }
-                    continue;
-                }
-                if let Some(Frame::Map { expect_key }) = stack.last_mut() {
-                    *expect_key = true;
-                }
-                let plain_null = style == ScalarStyle::Plain
-                    && matches!(value.as_ref(), "" | "~" | "null" | "Null" | "NULL");
-                if let Some((k, ks)) = &top_key
-                    && (k == "profiles" || k == "profile")
-                {
-                    if depth == 1 {
-                        let mut d = Declared {
-                            key: (k.clone(), *ks),
-                            names: Vec::new(),
-                        };
-                        if !plain_null {
-                            d.names.push((value.to_string(), at));
-                        }
-                        out.profiles = Some(d);
-                    } else if depth == 2
-                        && matches!(stack.last(), Some(Frame::Seq))
-                        && let Some(d) = &mut out.profiles
-                        && !plain_null
-                    {
-                        d.names.push((value.to_string(), at));
-                    }
-                }
-                if plain_null {
-                    continue;
-                }
-                let verbatim = at.of(text) == value.as_ref();
-                out.scalars.push(Scalar {
-                    value: value.into_owned(),
-                    raw: at,
-                    verbatim,
-                    style,
-                });
-            }
+            Event::Scalar(value, style, ..) => self.scalar(value, style, at),
             Event::StreamStart
             | Event::StreamEnd
             | Event::DocumentStart(_)
             | Event::DocumentEnd
             | Event::Alias(_)
-            | Event::Nothing => {}
+            | Event::Nothing => Ok(()),
         }
     }
-    let _ = root_checked;
-    out
+
+    /// A mapping or (`seq`) a sequence opens: the root must be a mapping; a sequence under
+    /// `profiles:` is the profile declaration.
+    fn open(&mut self, seq: bool, at: Span) -> Result<(), YamlError> {
+        let depth = self.stack.len();
+        if depth == 0 && seq {
+            return Err((
+                at.start,
+                "front matter must be a mapping of keys to values, not a list".into(),
+            ));
+        }
+        if let Some(Frame::Map { expect_key }) = self.stack.last_mut() {
+            *expect_key = true;
+        }
+        if depth == 1
+            && seq
+            && let Some((k, ks)) = &self.top_key
+            && (k == "profiles" || k == "profile")
+        {
+            self.out.profiles = Some(Declared {
+                key: (k.clone(), *ks),
+                names: Vec::new(),
+            });
+        }
+        self.stack.push(if seq {
+            Frame::Seq
+        } else {
+            Frame::Map { expect_key: true }
+        });
+        Ok(())
+    }
+
+    /// A scalar: a key (the top-level one remembered), or a value, kept as a string of the
+    /// front matter (plain nulls left out) and, under `profiles:`, as a profile name.
+    fn scalar(
+        &mut self,
+        value: std::borrow::Cow<'_, str>,
+        style: ScalarStyle,
+        at: Span,
+    ) -> Result<(), YamlError> {
+        let depth = self.stack.len();
+        if depth == 0 {
+            if !value.trim().is_empty() {
+                return Err((
+                    at.start,
+                    "front matter must be a mapping of keys to values".into(),
+                ));
+            }
+            return Ok(());
+        }
+        if let Some(Frame::Map { expect_key }) = self.stack.last_mut() {
+            let was_key = *expect_key;
+            *expect_key = !was_key;
+            if was_key {
+                if depth == 1 {
+                    self.top_key = Some((value.to_string(), at));
+                }
+                return Ok(());
+            }
+        }
+        let plain_null = style == ScalarStyle::Plain
+            && matches!(value.as_ref(), "" | "~" | "null" | "Null" | "NULL");
+        self.profile_value(&value, at, plain_null);
+        if plain_null {
+            return Ok(());
+        }
+        let verbatim = at.of(self.text) == value.as_ref();
+        self.out.scalars.push(Scalar {
+            value: value.into_owned(),
+            raw: at,
+            verbatim,
+            style,
+        });
+        Ok(())
+    }
+
+    /// A value under the top-level key `profiles:` (or `profile:`): the one name, or an
+    /// item of its list.
+    fn profile_value(&mut self, value: &str, at: Span, plain_null: bool) {
+        let depth = self.stack.len();
+        let Some((k, ks)) = &self.top_key else {
+            return;
+        };
+        if k != "profiles" && k != "profile" {
+            return;
+        }
+        if depth == 1 {
+            let mut d = Declared {
+                key: (k.clone(), *ks),
+                names: Vec::new(),
+            };
+            if !plain_null {
+                d.names.push((value.to_string(), at));
+            }
+            self.out.profiles = Some(d);
+        } else if depth == 2
+            && matches!(self.stack.last(), Some(Frame::Seq))
+            && let Some(d) = &mut self.out.profiles
+            && !plain_null
+        {
+            d.names.push((value.to_string(), at));
+        }
+    }
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@
 //! The lint engine, one module per concern: [`scan`] (where calls can be in Markdown),
 //! [`args`] (the argument parser), [`frontmatter`] (YAML), [`check`] (a call against the
 //! surface), [`rules`] (names and explanations), [`negation`] and [`markers`] (what does not
-//! count), [`params`] (parameters written without call syntax), [`lint`] (one file), [`fix`] (`--fix`, `--diff`), [`config`], [`walk`],
-//! [`baseline`], [`run`] and [`render`]; [`hosts`] (the servers a repository's host
+//! count), [`params`] (parameters written without call syntax), [`lint`] (one file, as a
+//! pipeline of stages over a [`Document`]), [`fix`] (`--fix`, `--diff`), [`config`],
+//! [`walk`], [`baseline`], [`run`] and [`render`]; [`hosts`] (the servers a repository's host
 //! configurations name) and [`lock`] (`toolgate.lock`, their captured surfaces).
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
@@ -37,6 +38,6 @@ pub mod toollist;
 pub mod walk;
 
 pub use finding::{Edit, Finding};
-pub use lint::{FileLint, Linter, Settings};
+pub use lint::{Document, FileLint, Linter, Settings, ToolRef};
 pub use rules::{Rule, Severity};
 pub use text::{Position, Span};

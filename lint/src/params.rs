@@ -720,23 +720,7 @@ impl<T: Tools> Finder<'_, T> {
     fn inline_spans(&self, m: Span, before: usize, after: usize) -> Option<Vec<Arg>> {
         let b = self.b;
         let written = m.of(self.text);
-        // The rest of the paragraph: up to a blank line, a list item or a heading, at most
-        // 1 KiB.
-        let mut bound = b.len().min(after + 1024);
-        let mut k = after;
-        while let Some(nl) = memchr::memchr(b'\n', &b[k..bound]).map(|x| k + x) {
-            let next = line_at(b, nl + 1);
-            let (_, j) = indent(b, next);
-            if nl + 1 >= b.len()
-                || j >= next.end
-                || b[j] == b'#'
-                || list_marker(b, j, next.end).is_some()
-            {
-                bound = nl;
-                break;
-            }
-            k = nl + 1;
-        }
+        let bound = self.paragraph_end(after);
         let mut i = skip_spaces(b, after, bound);
         if i < bound && b[i] == b'(' {
             i += 1;
@@ -781,26 +765,55 @@ impl<T: Tools> Finder<'_, T> {
             } else {
                 break;
             }
-            // `, ` or ` and ` (or `, and `) separate the items.
-            i = skip_ws(b, i, bound);
-            let mut separated = false;
-            if i < bound && b[i] == b',' {
-                i = skip_ws(b, i + 1, bound);
-                separated = true;
-            }
-            if self
-                .text
-                .get(i..bound)
-                .is_some_and(|r| r.starts_with("and "))
-            {
-                i += 4;
-                separated = true;
-            }
-            if !separated {
+            let Some(next) = self.item_separator(i, bound) else {
                 break;
-            }
+            };
+            i = next;
         }
         (!out.is_empty()).then_some(out)
+    }
+
+    /// The end of the rest of the paragraph from `after`: up to a blank line, a list item
+    /// or a heading, at most 1 KiB.
+    fn paragraph_end(&self, after: usize) -> usize {
+        let b = self.b;
+        let mut bound = b.len().min(after + 1024);
+        let mut k = after;
+        while let Some(nl) = memchr::memchr(b'\n', &b[k..bound]).map(|x| k + x) {
+            let next = line_at(b, nl + 1);
+            let (_, j) = indent(b, next);
+            if nl + 1 >= b.len()
+                || j >= next.end
+                || b[j] == b'#'
+                || list_marker(b, j, next.end).is_some()
+            {
+                bound = nl;
+                break;
+            }
+            k = nl + 1;
+        }
+        bound
+    }
+
+    /// Where the next inline item starts after the one ending at `i`, when a separator
+    /// follows it: `, `, ` and ` or `, and `.
+    fn item_separator(&self, i: usize, bound: usize) -> Option<usize> {
+        let b = self.b;
+        let mut i = skip_ws(b, i, bound);
+        let mut separated = false;
+        if i < bound && b[i] == b',' {
+            i = skip_ws(b, i + 1, bound);
+            separated = true;
+        }
+        if self
+            .text
+            .get(i..bound)
+            .is_some_and(|r| r.starts_with("and "))
+        {
+            i += 4;
+            separated = true;
+        }
+        separated.then_some(i)
     }
 
     /// The comment marker (`#`, `//`) a line of code starts with, and where it is.
@@ -1179,15 +1192,24 @@ mod tests {
         (k.to_string(), v.to_string(), kind)
     }
 
+    /// What [`found`] gives for the parameters `pairs` of `tool` written in `form`.
+    fn found_as(
+        form: ParamForm,
+        tool: &str,
+        pairs: Vec<(String, String, &'static str)>,
+    ) -> (ParamForm, String, Vec<(String, String, &'static str)>) {
+        (form, tool.to_string(), pairs)
+    }
+
     #[test]
     fn bullets_after_with_and_after_a_bare_colon() {
         let text = "Use `issue_list` with:\n- repo: `\"a/b\"`\n- `state`: open\n- limit: 3 (at most)\n- labels: [x], or more\n- note: anything\n\nmcp__t__issue_read:\n\n- method: get\n- purpose: a remark\n- repo: never read\n";
         assert_eq!(
             found(text),
             [
-                (
+                found_as(
                     ParamForm::Bullets,
-                    "issue_list".to_string(),
+                    "issue_list",
                     vec![
                         kv("repo", "\"a/b\"", "str"),
                         kv("state", "open", "plain"),
@@ -1196,9 +1218,9 @@ mod tests {
                         kv("note", "anything", "plain"),
                     ]
                 ),
-                (
+                found_as(
                     ParamForm::Bullets,
-                    "mcp__t__issue_read".to_string(),
+                    "mcp__t__issue_read",
                     vec![kv("method", "get", "plain")]
                 ),
             ]
@@ -1231,30 +1253,30 @@ mod tests {
         assert_eq!(
             found(text),
             [
-                (
+                found_as(
                     ParamForm::InlineSpans,
-                    "issue_read".to_string(),
+                    "issue_read",
                     vec![kv("method", "get", "plain"), kv("number", "2", "num")]
                 ),
-                (
+                found_as(
                     ParamForm::InlineSpans,
-                    "mcp__t__issue_list".to_string(),
+                    "mcp__t__issue_list",
                     vec![kv("state", "\"OPEN\"", "str")]
                 ),
-                (
+                found_as(
                     ParamForm::InlineSpans,
-                    "issue_list".to_string(),
+                    "issue_list",
                     vec![kv("limit", "5", "num"), kv("state", "closed", "plain")]
                 ),
-                (
+                found_as(
                     ParamForm::InlineSpans,
-                    "issue_read".to_string(),
+                    "issue_read",
                     vec![kv("method", "get_comments", "plain")]
                 ),
                 // `see` is not a field of `issue_read`: nothing; a type is a placeholder.
-                (
+                found_as(
                     ParamForm::InlineSpans,
-                    "issue_list".to_string(),
+                    "issue_list",
                     vec![kv("owner", "string", "ph")]
                 ),
             ]
@@ -1305,9 +1327,9 @@ mod tests {
         let text = "<step>\n  <tool>mcp__t__issue_read</tool>\n  <purpose>why</purpose>\n  <method>get</method>\n  <number>\n    <from>x</from>\n  </number>\n  <repo><owner></repo>\n  <number>2</number>\n</step>\n<method>never</method>\n";
         assert_eq!(
             found(text),
-            [(
+            [found_as(
                 ParamForm::SiblingTags,
-                "mcp__t__issue_read".to_string(),
+                "mcp__t__issue_read",
                 vec![
                     kv("method", "get", "plain"),
                     kv("repo", "<owner>", "ph"),
@@ -1328,14 +1350,14 @@ mod tests {
         assert_eq!(
             found(text),
             [
-                (
+                found_as(
                     ParamForm::CommentLines,
-                    "mcp__t__issue_read".to_string(),
+                    "mcp__t__issue_read",
                     vec![kv("method", "get", "plain")]
                 ),
-                (
+                found_as(
                     ParamForm::CommentLines,
-                    "issue_list".to_string(),
+                    "issue_list",
                     vec![
                         kv("repo", "$REPO", "expr"),
                         kv("colour", "red", "plain"),

@@ -527,153 +527,215 @@ fn list_marker(rest: &[u8]) -> Option<usize> {
 /// The regions of the Markdown body that starts at byte `from`, in document order.
 pub fn regions(text: &str, from: usize) -> Vec<Region> {
     let bytes = text.as_bytes();
-    // About one region per 80 bytes of a skill: room for them at once, not by doubling.
-    let mut out = Vec::with_capacity(text.len().saturating_sub(from) / 80 + 4);
-    let mut list_col = 0usize;
-    let mut prev_blank = true;
-    let mut block: Option<Span> = None;
-    let mut fence: Option<(Fence, usize)> = None;
-    let mut code: Option<Span> = None;
-    let mut html: Option<(Html, usize)> = None;
-    let mut scratch = Scratch::default();
-    let mut flush = |block: &mut Option<Span>, out: &mut Vec<Region>| {
-        if let Some(b) = block.take() {
-            inline_regions(text, b, out, &mut scratch);
-        }
-    };
+    let mut blocks = Blocks::new(text, from);
     let mut all = lines(text, from);
     while let Some(line) = all.next() {
-        let raw = &bytes[line.start..line.end];
-        if let Some((f, _)) = fence {
-            let (_, i) = indent(raw);
-            if raw.get(i) != Some(&f.ch) {
-                // Not a closing line: on to the next line that may be one.
-                all.seek(next_line_starting_with(bytes, line.next, f.ch).unwrap_or(bytes.len()));
-                continue;
-            }
-            if fence_close(&raw[i..], f) {
-                out.push(Region {
-                    span: Span::new(f.content_start, line.start),
-                    context: Context::FencedCode,
-                });
-                fence = None;
-                prev_blank = false;
+        if blocks.fence.is_some() {
+            if let Some(next) = blocks.fence_line(&line) {
+                all.seek(next);
             }
             continue;
         }
+        let raw = &bytes[line.start..line.end];
         let (ind, i) = indent(raw);
         let rest = &raw[i..];
-        if let Some((kind, start)) = html {
-            let ends_here = match kind {
-                Html::Comment => raw.windows(3).any(|w| w == b"-->"),
-                Html::UntilBlank => rest.is_empty(),
-            };
-            if ends_here {
-                // Raw HTML is not Markdown: a known tool in it is still checked, as prose.
-                out.push(Region {
-                    span: Span::new(start, line.end),
-                    context: Context::Prose,
-                });
-                html = None;
-                prev_blank = rest.is_empty();
-            }
+        if blocks.html.is_some() {
+            blocks.html_line(&line, raw, rest);
             continue;
         }
+        blocks.block_line(&line, raw, ind, rest);
+    }
+    blocks.finish()
+}
+
+/// The block structure [`regions`] reads line by line: the open paragraph (or list item,
+/// table), fenced block, indented code or raw HTML, and the regions closed so far.
+struct Blocks<'t> {
+    text: &'t str,
+    out: Vec<Region>,
+    /// The column a list item's content starts at (0 outside lists).
+    list_col: usize,
+    prev_blank: bool,
+    /// The paragraph being read, whose inline regions come when it ends.
+    block: Option<Span>,
+    fence: Option<(Fence, usize)>,
+    code: Option<Span>,
+    html: Option<(Html, usize)>,
+    scratch: Scratch,
+}
+
+impl<'t> Blocks<'t> {
+    /// Nothing read yet of the body from `from`.
+    fn new(text: &'t str, from: usize) -> Blocks<'t> {
+        Blocks {
+            text,
+            // About one region per 80 bytes of a skill: room for them at once, not by
+            // doubling.
+            out: Vec::with_capacity(text.len().saturating_sub(from) / 80 + 4),
+            list_col: 0,
+            prev_blank: true,
+            block: None,
+            fence: None,
+            code: None,
+            html: None,
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// Ends the paragraph being read: its inline regions (code spans, table cells, prose).
+    fn flush(&mut self) {
+        if let Some(b) = self.block.take() {
+            inline_regions(self.text, b, &mut self.out, &mut self.scratch);
+        }
+    }
+
+    /// Adds a region.
+    fn push(&mut self, span: Span, context: Context) {
+        self.out.push(Region { span, context });
+    }
+
+    /// A line inside a fenced block, which it may close. When it cannot (it does not start
+    /// with the fence's character), where the next line that may starts.
+    fn fence_line(&mut self, line: &Line) -> Option<usize> {
+        let (f, _) = self.fence?;
+        let bytes = self.text.as_bytes();
+        let raw = &bytes[line.start..line.end];
+        let (_, i) = indent(raw);
+        if raw.get(i) != Some(&f.ch) {
+            return Some(next_line_starting_with(bytes, line.next, f.ch).unwrap_or(bytes.len()));
+        }
+        if fence_close(&raw[i..], f) {
+            self.push(Span::new(f.content_start, line.start), Context::FencedCode);
+            self.fence = None;
+            self.prev_blank = false;
+        }
+        None
+    }
+
+    /// A line inside raw HTML, which may end it (a comment at `-->`, others at a blank
+    /// line). Raw HTML is not Markdown: a known tool in it is still checked, as prose.
+    fn html_line(&mut self, line: &Line, raw: &[u8], rest: &[u8]) {
+        let Some((kind, start)) = self.html else {
+            return;
+        };
+        let ends_here = match kind {
+            Html::Comment => raw.windows(3).any(|w| w == b"-->"),
+            Html::UntilBlank => rest.is_empty(),
+        };
+        if ends_here {
+            self.push(Span::new(start, line.end), Context::Prose);
+            self.html = None;
+            self.prev_blank = rest.is_empty();
+        }
+    }
+
+    /// A line outside fences and raw HTML, indented `ind` columns, `rest` after the
+    /// indentation: a blank line, indented code, the start of raw HTML or of a fence, a
+    /// break, a heading, or a paragraph's (or list item's) line.
+    fn block_line(&mut self, line: &Line, raw: &[u8], ind: usize, rest: &[u8]) {
         if rest.is_empty() {
-            flush(&mut block, &mut out);
-            prev_blank = true;
-            continue;
+            self.flush();
+            self.prev_blank = true;
+            return;
         }
-        if block.is_none() && ind >= list_col + 4 && (prev_blank || code.is_some()) {
-            code = Some(Span::new(code.map_or(line.start, |c| c.start), line.end));
-            prev_blank = false;
-            continue;
+        if self.block.is_none()
+            && ind >= self.list_col + 4
+            && (self.prev_blank || self.code.is_some())
+        {
+            self.code = Some(Span::new(
+                self.code.map_or(line.start, |c| c.start),
+                line.end,
+            ));
+            self.prev_blank = false;
+            return;
         }
-        if let Some(c) = code.take() {
-            out.push(Region {
-                span: c,
-                context: Context::IndentedCode,
-            });
+        if let Some(c) = self.code.take() {
+            self.push(c, Context::IndentedCode);
         }
         let marker = if thematic_break(rest) {
             None
         } else {
             list_marker(rest)
         };
-        if marker.is_none() && prev_blank && ind < list_col {
-            list_col = 0;
+        if marker.is_none() && self.prev_blank && ind < self.list_col {
+            self.list_col = 0;
         }
-        if ind < list_col + 4
-            && let Some(kind) = html_start(rest, block.is_some())
-        {
-            flush(&mut block, &mut out);
-            let closes_now = kind == Html::Comment && raw.windows(3).any(|w| w == b"-->");
-            if closes_now {
-                out.push(Region {
-                    span: Span::new(line.start, line.end),
-                    context: Context::Prose,
-                });
-            } else {
-                html = Some((kind, line.start));
-            }
-            prev_blank = false;
-            continue;
+        if ind < self.list_col + 4 && self.opens_html(line, raw, rest) {
+            return;
         }
-        if let Some((ch, len)) = fence_open(rest) {
-            flush(&mut block, &mut out);
-            fence = Some((
-                Fence {
-                    ch,
-                    len,
-                    content_start: line.next,
-                },
-                line.start,
-            ));
-            prev_blank = false;
-            continue;
+        if self.opens_fence(line, rest) {
+            return;
         }
-        prev_blank = false;
+        self.prev_blank = false;
         if thematic_break(rest) {
-            flush(&mut block, &mut out);
-            continue;
+            self.flush();
+            return;
         }
         if heading(rest) {
-            flush(&mut block, &mut out);
-            out.push(Region {
-                span: Span::new(line.start, line.end),
-                context: Context::Prose,
-            });
-            continue;
+            self.flush();
+            self.push(Span::new(line.start, line.end), Context::Prose);
+            return;
         }
         if let Some(width) = marker {
-            flush(&mut block, &mut out);
-            list_col = ind + width;
+            self.flush();
+            self.list_col = ind + width;
         }
-        block = Some(match block {
+        self.block = Some(match self.block {
             Some(b) => Span::new(b.start, line.end),
             None => Span::new(line.start, line.end),
         });
     }
-    flush(&mut block, &mut out);
-    if let Some((_, start)) = html {
-        out.push(Region {
-            span: Span::new(start, text.len()),
-            context: Context::Prose,
-        });
+
+    /// Whether the line starts raw HTML (a comment that closes on it is one prose region).
+    fn opens_html(&mut self, line: &Line, raw: &[u8], rest: &[u8]) -> bool {
+        let Some(kind) = html_start(rest, self.block.is_some()) else {
+            return false;
+        };
+        self.flush();
+        let closes_now = kind == Html::Comment && raw.windows(3).any(|w| w == b"-->");
+        if closes_now {
+            self.push(Span::new(line.start, line.end), Context::Prose);
+        } else {
+            self.html = Some((kind, line.start));
+        }
+        self.prev_blank = false;
+        true
     }
-    if let Some((f, _)) = fence {
-        out.push(Region {
-            span: Span::new(f.content_start.min(text.len()), text.len()),
-            context: Context::FencedCode,
-        });
+
+    /// Whether the line opens a fenced block.
+    fn opens_fence(&mut self, line: &Line, rest: &[u8]) -> bool {
+        let Some((ch, len)) = fence_open(rest) else {
+            return false;
+        };
+        self.flush();
+        let fence = Fence {
+            ch,
+            len,
+            content_start: line.next,
+        };
+        self.fence = Some((fence, line.start));
+        self.prev_blank = false;
+        true
     }
-    if let Some(c) = code {
-        out.push(Region {
-            span: c,
-            context: Context::IndentedCode,
-        });
+
+    /// The regions, once the last line is read: what is still open ends with the text.
+    fn finish(mut self) -> Vec<Region> {
+        let len = self.text.len();
+        self.flush();
+        if let Some((_, start)) = self.html {
+            self.push(Span::new(start, len), Context::Prose);
+        }
+        if let Some((f, _)) = self.fence {
+            self.push(
+                Span::new(f.content_start.min(len), len),
+                Context::FencedCode,
+            );
+        }
+        if let Some(c) = self.code {
+            self.push(c, Context::IndentedCode);
+        }
+        self.out
     }
-    out
 }
 
 /// The cells of a table row, split at unescaped `|`, outer pipes dropped.

@@ -136,60 +136,27 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for Visitors<'s> {
 pub fn walk(paths: &[PathBuf], config: &Config) -> Walked {
     let shared = Mutex::new(Found::default());
     for root in paths {
-        let meta = std::fs::metadata(root);
-        match meta {
+        match std::fs::metadata(root) {
             Err(e) => {
-                let message = if std::fs::symlink_metadata(root).is_ok() {
-                    format!("cannot follow this link: {e}")
-                } else if e.kind() == std::io::ErrorKind::NotFound {
-                    "no such file or folder".to_string()
-                } else {
-                    e.to_string()
+                let error = WalkError {
+                    path: display(root),
+                    message: unreadable_root(root, &e),
                 };
-                push(
-                    &shared,
-                    Found {
-                        errors: vec![WalkError {
-                            path: display(root),
-                            message,
-                        }],
-                        ..Found::default()
-                    },
-                );
-                continue;
+                let found = Found {
+                    errors: vec![error],
+                    ..Found::default()
+                };
+                push(&shared, found);
             }
             Ok(m) if m.is_file() => {
-                push(
-                    &shared,
-                    Found {
-                        files: vec![root.clone()],
-                        ..Found::default()
-                    },
-                );
-                continue;
+                let found = Found {
+                    files: vec![root.clone()],
+                    ..Found::default()
+                };
+                push(&shared, found);
             }
-            Ok(_) => {}
+            Ok(_) => walk_folder(root, config, &shared),
         }
-        let mut builder = WalkBuilder::new(root);
-        builder
-            .hidden(false)
-            .git_ignore(true)
-            .git_exclude(true)
-            .git_global(false)
-            .require_git(false)
-            .parents(true)
-            .follow_links(true)
-            .filter_entry(|e| {
-                !(e.depth() > 0
-                    && e.file_type().is_some_and(|t| t.is_dir())
-                    && e.file_name()
-                        .to_str()
-                        .is_some_and(|n| SKIPPED_DIRS.contains(&n)))
-            });
-        builder.build_parallel().visit(&mut Visitors {
-            config,
-            into: &shared,
-        });
     }
     let found = shared.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut files = found.files;
@@ -215,6 +182,43 @@ pub fn walk(paths: &[PathBuf], config: &Config) -> Walked {
         errors,
         has_config: found.has_config.into_iter().collect(),
     }
+}
+
+/// Why a path given on the command line cannot be read: a link to nothing, a missing
+/// path, or the system's reason.
+fn unreadable_root(root: &Path, e: &std::io::Error) -> String {
+    if std::fs::symlink_metadata(root).is_ok() {
+        format!("cannot follow this link: {e}")
+    } else if e.kind() == std::io::ErrorKind::NotFound {
+        "no such file or folder".to_string()
+    } else {
+        e.to_string()
+    }
+}
+
+/// Walks the folder `root` on every core (hidden files read, `.gitignore` obeyed, links
+/// followed, [`SKIPPED_DIRS`] left out), into `shared`.
+fn walk_folder(root: &Path, config: &Config, shared: &Mutex<Found>) {
+    let mut builder = WalkBuilder::new(root);
+    builder
+        .hidden(false)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        .require_git(false)
+        .parents(true)
+        .follow_links(true)
+        .filter_entry(|e| {
+            !(e.depth() > 0
+                && e.file_type().is_some_and(|t| t.is_dir())
+                && e.file_name()
+                    .to_str()
+                    .is_some_and(|n| SKIPPED_DIRS.contains(&n)))
+        });
+    builder.build_parallel().visit(&mut Visitors {
+        config,
+        into: shared,
+    });
 }
 
 /// Sorts `paths` in `Path`'s order (component by component), comparing each path's

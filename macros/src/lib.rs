@@ -23,6 +23,10 @@
 //!   invoking crate renamed it in its `Cargo.toml` or re-exports it (as serde's
 //!   `#[serde(crate = "...")]`): `catalog!("schema/demo", crate = ::my_sdk::runtime)`.
 //!
+//! What the loader warns about (an annotation key outside MCP's list, say) is shown as a
+//! warning at the macro call, the `deprecated` lint of a constant whose note is the
+//! warning: `#[allow(deprecated)]` on the module holding the call silences it.
+//!
 //! The generated code refers to `::toolgate_runtime` (or the `crate` path), `::serde` and
 //! `::serde_json`, which the invoking crate must depend on: a proc-macro crate cannot
 //! re-export them. It needs nothing of the catalog loader at run time. The compiler rebuilds it when a catalog file changes (each
@@ -153,5 +157,32 @@ fn expand(args: &Args) -> syn::Result<proc_macro2::TokenStream> {
         include: &include,
         options: &args.options,
     };
-    generate(&input).map_err(|Errors(errors)| errors_at(span, &errors))
+    let tokens = generate(&input).map_err(|Errors(errors)| errors_at(span, &errors))?;
+    let warnings = warnings_at(span, &catalog.warnings);
+    Ok(quote::quote! {
+        #warnings
+        #tokens
+    })
+}
+
+/// The loader's warnings (an annotation key outside MCP's list, a default its schema
+/// refuses, ...) as compiler warnings at the macro call. Stable Rust lets a proc macro emit
+/// only errors, so each warning is the note of a `#[deprecated]` constant that a `const _`
+/// uses, spanned at the catalog path: the compiler reports the use as a `deprecated`
+/// warning, which `#[allow(deprecated)]` on the module holding the call silences (as CI's
+/// `clippy -D warnings` needs, once a warning is known and accepted).
+fn warnings_at(span: proc_macro2::Span, warnings: &[Diagnostic]) -> proc_macro2::TokenStream {
+    let items = warnings.iter().enumerate().map(|(i, d)| {
+        let name = quote::format_ident!("toolgate_catalog_warning_{}", i, span = span);
+        let note = format!("catalog warning: {d}");
+        quote::quote_spanned! {span=>
+            const _: () = {
+                #[deprecated(note = #note)]
+                #[allow(non_upper_case_globals)]
+                const #name: () = ();
+                #name
+            };
+        }
+    });
+    quote::quote!(#(#items)*)
 }

@@ -398,7 +398,9 @@ impl<'s> Eval<'s> {
         ok
     }
 
-    #[allow(clippy::too_many_lines)]
+    /// Whether keyword `key` (value `kv`, beside the other keywords of `m`) holds for
+    /// `value`: the keywords that read any value first, then those of the value's type (a
+    /// keyword of another type than the value's holds).
     fn keyword(
         &self,
         m: &Map<String, Value>,
@@ -408,65 +410,95 @@ impl<'s> Eval<'s> {
         depth: u32,
     ) -> bool {
         let d = depth + 1;
-        match (key, value) {
-            ("$ref", _) => self.follow(kv, value, d),
-            ("type", _) => match kv {
+        if let Some(holds) = self.any_value_keyword(m, key, kv, value, d) {
+            return holds;
+        }
+        match value {
+            Value::Number(n) => number_keyword(key, kv, n),
+            Value::String(s) => self.string_keyword(key, kv, s),
+            Value::Array(a) => self.array_keyword(m, key, kv, a, d),
+            Value::Object(o) => self.object_keyword(m, key, kv, o, value, d),
+            // Annotations, `then`/`else` (read by `if`), `minContains`/`maxContains` (read
+            // by `contains`), keywords of another type than the value's.
+            Value::Null | Value::Bool(_) => true,
+        }
+    }
+
+    /// `$ref`, `type`, `enum`, `const` and the combinators, which read a value of any type;
+    /// `None` for another keyword.
+    fn any_value_keyword(
+        &self,
+        m: &Map<String, Value>,
+        key: &str,
+        kv: &Value,
+        value: &Value,
+        d: u32,
+    ) -> Option<bool> {
+        Some(match key {
+            "$ref" => self.follow(kv, value, d),
+            "type" => match kv {
                 Value::String(t) => type_matches(t, value),
                 Value::Array(ts) => ts
                     .iter()
                     .any(|t| t.as_str().is_some_and(|t| type_matches(t, value))),
                 _ => true,
             },
-            ("enum", _) => match kv {
+            "enum" => match kv {
                 Value::Array(vs) => vs.iter().any(|c| json_equal(c, value)),
                 _ => true,
             },
-            ("const", _) => json_equal(kv, value),
-            ("allOf", _) => subschemas(kv).all(|s| self.valid(s, value, d)),
-            ("anyOf", _) => subschemas(kv).any(|s| self.valid(s, value, d)),
-            ("oneOf", _) => {
+            "const" => json_equal(kv, value),
+            "allOf" => subschemas(kv).all(|s| self.valid(s, value, d)),
+            "anyOf" => subschemas(kv).any(|s| self.valid(s, value, d)),
+            "oneOf" => {
                 subschemas(kv)
                     .filter(|s| self.valid(s, value, d))
                     .take(2)
                     .count()
                     == 1
             }
-            ("not", _) => !self.valid(kv, value, d),
-            ("if", _) => {
+            "not" => !self.valid(kv, value, d),
+            "if" => {
                 if self.valid(kv, value, d) {
                     m.get("then").is_none_or(|t| self.valid(t, value, d))
                 } else {
                     m.get("else").is_none_or(|e| self.valid(e, value, d))
                 }
             }
-            // Numbers.
-            ("minimum", Value::Number(n)) => cmp_kw(n, kv).is_none_or(|o| o != Ordering::Less),
-            ("maximum", Value::Number(n)) => cmp_kw(n, kv).is_none_or(|o| o != Ordering::Greater),
-            ("exclusiveMinimum", Value::Number(n)) => {
-                cmp_kw(n, kv).is_none_or(|o| o == Ordering::Greater)
-            }
-            ("exclusiveMaximum", Value::Number(n)) => {
-                cmp_kw(n, kv).is_none_or(|o| o == Ordering::Less)
-            }
-            ("multipleOf", Value::Number(n)) => match kv {
-                Value::Number(k) => multiple_of(n, k),
-                _ => true,
-            },
-            // Strings.
-            ("minLength", Value::String(s)) => count(kv).is_none_or(|c| chars(s) >= c),
-            ("maxLength", Value::String(s)) => count(kv).is_none_or(|c| chars(s) <= c),
-            ("pattern", Value::String(s)) => match kv {
+            _ => return None,
+        })
+    }
+
+    /// The keywords of a string: its length and `pattern`.
+    fn string_keyword(&self, key: &str, kv: &Value, s: &str) -> bool {
+        match key {
+            "minLength" => count(kv).is_none_or(|c| chars(s) >= c),
+            "maxLength" => count(kv).is_none_or(|c| chars(s) <= c),
+            "pattern" => match kv {
                 Value::String(p) => self.matches(p, s),
                 _ => true,
             },
-            // Arrays.
-            ("minItems", Value::Array(a)) => count(kv).is_none_or(|c| a.len() as u64 >= c),
-            ("maxItems", Value::Array(a)) => count(kv).is_none_or(|c| a.len() as u64 <= c),
-            ("uniqueItems", Value::Array(a)) => kv != &Value::Bool(true) || all_distinct(a),
-            ("prefixItems", Value::Array(a)) if !self.draft7 => subschemas(kv)
+            _ => true,
+        }
+    }
+
+    /// The keywords of an array: its size, uniqueness, items and `contains`.
+    fn array_keyword(
+        &self,
+        m: &Map<String, Value>,
+        key: &str,
+        kv: &Value,
+        a: &[Value],
+        d: u32,
+    ) -> bool {
+        match key {
+            "minItems" => count(kv).is_none_or(|c| a.len() as u64 >= c),
+            "maxItems" => count(kv).is_none_or(|c| a.len() as u64 <= c),
+            "uniqueItems" => kv != &Value::Bool(true) || all_distinct(a),
+            "prefixItems" if !self.draft7 => subschemas(kv)
                 .zip(a)
                 .all(|(s, item)| self.valid(s, item, d)),
-            ("items", Value::Array(a)) => match kv {
+            "items" => match kv {
                 Value::Array(tuple) => tuple.iter().zip(a).all(|(s, item)| self.valid(s, item, d)),
                 s => {
                     let start = if self.draft7 {
@@ -479,75 +511,74 @@ impl<'s> Eval<'s> {
                     a.iter().skip(start).all(|item| self.valid(s, item, d))
                 }
             },
-            ("additionalItems", Value::Array(a)) => match m.get("items") {
+            "additionalItems" => match m.get("items") {
                 Some(Value::Array(tuple)) => a
                     .iter()
                     .skip(tuple.len())
                     .all(|item| self.valid(kv, item, d)),
                 _ => true,
             },
-            ("contains", Value::Array(a)) => {
-                let (min, max) = if self.draft7 {
-                    (1, None)
-                } else {
-                    (
-                        m.get("minContains").and_then(count).unwrap_or(1),
-                        m.get("maxContains").and_then(count),
-                    )
-                };
-                let mut n = 0u64;
-                for item in a {
-                    if self.valid(kv, item, d) {
-                        n += 1;
-                        if max.is_some_and(|x| n > x) {
-                            return false;
-                        }
-                    }
+            "contains" => self.contains(m, kv, a, d),
+            _ => true,
+        }
+    }
+
+    /// `contains`, with the `minContains`/`maxContains` beside it (2020-12 only).
+    fn contains(&self, m: &Map<String, Value>, kv: &Value, a: &[Value], d: u32) -> bool {
+        let (min, max) = if self.draft7 {
+            (1, None)
+        } else {
+            (
+                m.get("minContains").and_then(count).unwrap_or(1),
+                m.get("maxContains").and_then(count),
+            )
+        };
+        let mut n = 0u64;
+        for item in a {
+            if self.valid(kv, item, d) {
+                n += 1;
+                if max.is_some_and(|x| n > x) {
+                    return false;
                 }
-                n >= min
             }
-            // Objects.
-            ("required", Value::Object(o)) => names(kv).all(|n| o.contains_key(n)),
-            ("minProperties", Value::Object(o)) => count(kv).is_none_or(|c| o.len() as u64 >= c),
-            ("maxProperties", Value::Object(o)) => count(kv).is_none_or(|c| o.len() as u64 <= c),
-            ("properties", Value::Object(o)) => match kv {
-                Value::Object(props) => props
-                    .iter()
-                    .all(|(name, s)| o.get(name).is_none_or(|v| self.valid(s, v, d))),
-                _ => true,
-            },
-            ("patternProperties", Value::Object(o)) => match kv {
-                Value::Object(pp) => pp.iter().all(|(p, s)| {
-                    o.iter()
-                        .all(|(name, v)| !self.matches(p, name) || self.valid(s, v, d))
-                }),
-                _ => true,
-            },
-            ("additionalProperties", Value::Object(o)) => {
-                let props = m.get("properties").and_then(Value::as_object);
-                let pp = m.get("patternProperties").and_then(Value::as_object);
-                o.iter().all(|(name, v)| {
-                    let declared = props.is_some_and(|p| p.contains_key(name))
-                        || pp.is_some_and(|pp| pp.keys().any(|p| self.matches(p, name)));
-                    declared || self.valid(kv, v, d)
-                })
+        }
+        n >= min
+    }
+
+    /// The keywords of an object: `required`, its size, its properties and their names, and
+    /// the dependencies (`value` is the object `o` itself, what a dependent schema reads).
+    fn object_keyword(
+        &self,
+        m: &Map<String, Value>,
+        key: &str,
+        kv: &Value,
+        o: &Map<String, Value>,
+        value: &Value,
+        d: u32,
+    ) -> bool {
+        match key {
+            "required" => names(kv).all(|n| o.contains_key(n)),
+            "minProperties" => count(kv).is_none_or(|c| o.len() as u64 >= c),
+            "maxProperties" => count(kv).is_none_or(|c| o.len() as u64 <= c),
+            "properties" | "patternProperties" | "additionalProperties" => {
+                self.properties_keyword(m, key, kv, o, d)
             }
-            ("propertyNames", Value::Object(o)) => o
+            "propertyNames" => o
                 .keys()
                 .all(|name| self.valid(kv, &Value::String(name.clone()), d)),
-            ("dependentRequired", Value::Object(o)) if !self.draft7 => match kv {
+            "dependentRequired" if !self.draft7 => match kv {
                 Value::Object(deps) => deps
                     .iter()
                     .all(|(k, need)| !o.contains_key(k) || names(need).all(|n| o.contains_key(n))),
                 _ => true,
             },
-            ("dependentSchemas", Value::Object(o)) if !self.draft7 => match kv {
+            "dependentSchemas" if !self.draft7 => match kv {
                 Value::Object(deps) => deps
                     .iter()
                     .all(|(k, s)| !o.contains_key(k) || self.valid(s, value, d)),
                 _ => true,
             },
-            ("dependencies", Value::Object(o)) => match kv {
+            "dependencies" => match kv {
                 Value::Object(deps) => deps.iter().all(|(k, dep)| {
                     !o.contains_key(k)
                         || match dep {
@@ -557,10 +588,54 @@ impl<'s> Eval<'s> {
                 }),
                 _ => true,
             },
-            // Annotations, `then`/`else` (read by `if`), `minContains`/`maxContains` (read by
-            // `contains`), keywords of another type than the value's.
             _ => true,
         }
+    }
+
+    /// `properties`, `patternProperties` and `additionalProperties` (which reads the other
+    /// two: a field either declares is not additional).
+    fn properties_keyword(
+        &self,
+        m: &Map<String, Value>,
+        key: &str,
+        kv: &Value,
+        o: &Map<String, Value>,
+        d: u32,
+    ) -> bool {
+        match (key, kv) {
+            ("properties", Value::Object(props)) => props
+                .iter()
+                .all(|(name, s)| o.get(name).is_none_or(|v| self.valid(s, v, d))),
+            ("patternProperties", Value::Object(pp)) => pp.iter().all(|(p, s)| {
+                o.iter()
+                    .all(|(name, v)| !self.matches(p, name) || self.valid(s, v, d))
+            }),
+            ("additionalProperties", _) => {
+                let props = m.get("properties").and_then(Value::as_object);
+                let pp = m.get("patternProperties").and_then(Value::as_object);
+                o.iter().all(|(name, v)| {
+                    let declared = props.is_some_and(|p| p.contains_key(name))
+                        || pp.is_some_and(|pp| pp.keys().any(|p| self.matches(p, name)));
+                    declared || self.valid(kv, v, d)
+                })
+            }
+            _ => true,
+        }
+    }
+}
+
+/// The keywords of a number: its bounds and `multipleOf`.
+fn number_keyword(key: &str, kv: &Value, n: &Number) -> bool {
+    match key {
+        "minimum" => cmp_kw(n, kv).is_none_or(|o| o != Ordering::Less),
+        "maximum" => cmp_kw(n, kv).is_none_or(|o| o != Ordering::Greater),
+        "exclusiveMinimum" => cmp_kw(n, kv).is_none_or(|o| o == Ordering::Greater),
+        "exclusiveMaximum" => cmp_kw(n, kv).is_none_or(|o| o == Ordering::Less),
+        "multipleOf" => match kv {
+            Value::Number(k) => multiple_of(n, k),
+            _ => true,
+        },
+        _ => true,
     }
 }
 

@@ -2,8 +2,11 @@
 //! server needs to check calls against a catalog without generated types.
 //!
 //! It owns the schema model ([`model`]), its JSON value with source order ([`json`]), the
-//! located error collector ([`diag`], [`locate`]) and the validator ([`validate`]); the
-//! catalog loader (`toolgate-schema`) builds on these rather than keeping a copy. A crate that
+//! located error collector ([`diag`], [`locate`]), the accepted subset ([`subset`]), the
+//! keywords' evaluation ([`keywords`]), the reading of a schema ([`parse`]) and the validator
+//! ([`validate`]); the catalog loader (`toolgate-schema`) builds on these rather than keeping
+//! a copy. They are layers, each using only those below it: `json`, `locate` and `diag`, then
+//! `model`, `subset`, `keywords`, `parse`, and `validate` on top. A crate that
 //! expands `catalog!` depends on this crate, `serde` and `serde_json`, and on nothing of the
 //! loader: generated code names this crate by absolute path (`::toolgate_runtime`, or the
 //! path given as `catalog!("dir", crate = path)`).
@@ -34,6 +37,7 @@ pub mod json;
 pub mod keywords;
 pub mod locate;
 pub mod model;
+pub mod parse;
 pub mod subset;
 pub mod validate;
 
@@ -406,29 +410,42 @@ fn refused_text(
     }
 }
 
+/// Arguments serde decoded from `input` (`decoded`), checked: the value, or the refusal
+/// `refuse` words from `input` (told serde's error, or `None` when [`Check`] refused). Written
+/// once for every form the arguments arrive in.
+#[inline]
+fn checked<T: ToolArgs, I>(
+    decoded: Result<T, serde_json::Error>,
+    input: I,
+    refuse: impl FnOnce(
+        &str,
+        &Schema,
+        Option<&serde_json::Value>,
+        I,
+        Option<serde_json::Error>,
+    ) -> CallError,
+) -> Result<T, CallError> {
+    let error = match decoded {
+        Ok(t) if t.check() => return Ok(t),
+        Ok(_) => None,
+        Err(e) => Some(e),
+    };
+    Err(refuse(
+        T::TOOL,
+        T::input_schema(),
+        T::input_document(),
+        input,
+        error,
+    ))
+}
+
 impl<'de> RawArguments<'de> for &'de serde_json::Value {
     #[inline]
     fn handle<T: ToolArgs + serde::Deserialize<'de> + direct::ReadDirect<'de>, R>(
         self,
         handle: impl FnOnce(T) -> R,
     ) -> Result<R, CallError> {
-        match T::deserialize(self) {
-            Ok(t) if t.check() => Ok(handle(t)),
-            Ok(_) => Err(refused_value(
-                T::TOOL,
-                T::input_schema(),
-                T::input_document(),
-                self,
-                None,
-            )),
-            Err(e) => Err(refused_value(
-                T::TOOL,
-                T::input_schema(),
-                T::input_document(),
-                self,
-                Some(e),
-            )),
-        }
+        checked(T::deserialize(self), self, refused_value).map(handle)
     }
 }
 
@@ -438,23 +455,7 @@ impl<'de> RawArguments<'de> for &'de serde_json::Map<String, serde_json::Value> 
         self,
         handle: impl FnOnce(T) -> R,
     ) -> Result<R, CallError> {
-        match T::deserialize(self) {
-            Ok(t) if t.check() => Ok(handle(t)),
-            Ok(_) => Err(refused_map(
-                T::TOOL,
-                T::input_schema(),
-                T::input_document(),
-                self,
-                None,
-            )),
-            Err(e) => Err(refused_map(
-                T::TOOL,
-                T::input_schema(),
-                T::input_document(),
-                self,
-                Some(e),
-            )),
-        }
+        checked(T::deserialize(self), self, refused_map).map(handle)
     }
 }
 
@@ -479,23 +480,7 @@ impl<'de> RawArguments<'de> for &'de str {
 #[cold]
 #[inline(never)]
 fn serde_text<'de, T: ToolArgs + serde::Deserialize<'de>>(text: &'de str) -> Result<T, CallError> {
-    match serde_json::from_str::<T>(text) {
-        Ok(t) if t.check() => Ok(t),
-        Ok(_) => Err(refused_text(
-            T::TOOL,
-            T::input_schema(),
-            T::input_document(),
-            text,
-            None,
-        )),
-        Err(e) => Err(refused_text(
-            T::TOOL,
-            T::input_schema(),
-            T::input_document(),
-            text,
-            Some(e),
-        )),
-    }
+    checked(serde_json::from_str::<T>(text), text, refused_text)
 }
 
 /// Checks `arguments` of `tool` against `schema` with the run-time validator: what a server

@@ -13,32 +13,10 @@
 
 use crate::json::{Map, Value};
 use crate::locate::Pointer;
-use crate::model::{SchemaParser, walk};
+use crate::model::{Kind, Schema, SchemaParser, walk};
 
-/// The JSON Schema dialect a schema is written in (its root `$schema`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Dialect {
-    /// Draft 2020-12: the default when `$schema` is absent (as MCP 2025-11-25 says).
-    #[default]
-    Draft202012,
-    /// Draft-07: array-form `items`, `additionalItems`, `dependencies` honoured.
-    Draft07,
-}
-
-impl Dialect {
-    /// The dialect a `$schema` URI names, if it is one toolgate accepts.
-    pub fn from_uri(uri: &str) -> Option<Dialect> {
-        let u = uri.trim_end_matches('#');
-        let u = u
-            .strip_prefix("https://")
-            .or_else(|| u.strip_prefix("http://"))?;
-        match u {
-            "json-schema.org/draft/2020-12/schema" => Some(Dialect::Draft202012),
-            "json-schema.org/draft-07/schema" => Some(Dialect::Draft07),
-            _ => None,
-        }
-    }
-}
+/// The dialect, kept under its former path (it is a fact of the model).
+pub use crate::model::Dialect;
 
 /// What a keyword's value must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -239,17 +217,12 @@ impl SchemaParser<'_> {
         }
     }
 
+    /// A validation keyword's value, checked by its shape, with its subschemas read raw.
     fn raw_value(&mut self, obj: &Map, key: &str, shape: Shape, v: &Value, p: &Pointer) -> Value {
         match shape {
             Shape::Schema => self.raw_schema(v, p),
             Shape::SchemaArray => match v {
-                Value::Array(items) if !items.is_empty() => Value::Array(
-                    items
-                        .iter()
-                        .enumerate()
-                        .map(|(i, s)| self.raw_schema(s, &p.index(i)))
-                        .collect(),
-                ),
+                Value::Array(items) if !items.is_empty() => self.raw_schemas(items, p),
                 _ => {
                     self.err(p, format!("`{key}` must be a non-empty array of schemas"));
                     v.clone()
@@ -267,14 +240,8 @@ impl SchemaParser<'_> {
                 }
             },
             Shape::Items => match v {
-                Value::Array(items) if self.dialect == crate::subset::Dialect::Draft07 => {
-                    Value::Array(
-                        items
-                            .iter()
-                            .enumerate()
-                            .map(|(i, s)| self.raw_schema(s, &p.index(i)))
-                            .collect(),
-                    )
+                Value::Array(items) if self.dialect == Dialect::Draft07 => {
+                    self.raw_schemas(items, p)
                 }
                 Value::Array(_) => {
                     self.err(
@@ -285,30 +252,7 @@ impl SchemaParser<'_> {
                 }
                 _ => self.raw_schema(v, p),
             },
-            Shape::Dependencies => match v {
-                Value::Object(m) => Value::Object(
-                    m.iter()
-                        .map(|(k, d)| {
-                            let dp = p.key(k);
-                            let out = match d {
-                                Value::Array(_) => {
-                                    self.check_shape(key, Shape::Names, d, &dp);
-                                    d.clone()
-                                }
-                                _ => self.raw_schema(d, &dp),
-                            };
-                            (k.to_string(), out)
-                        })
-                        .collect(),
-                ),
-                _ => {
-                    self.err(
-                        p,
-                        "`dependencies` must be an object of schemas or property lists",
-                    );
-                    v.clone()
-                }
-            },
+            Shape::Dependencies => self.raw_dependencies(key, v, p),
             Shape::Ref => {
                 // Only reached for a `$ref` beside other keywords in raw form.
                 let _ = obj;
@@ -316,6 +260,45 @@ impl SchemaParser<'_> {
             }
             other => {
                 self.check_shape(key, other, v, p);
+                v.clone()
+            }
+        }
+    }
+
+    /// An array of subschemas, each read raw at its index.
+    fn raw_schemas(&mut self, items: &[Value], p: &Pointer) -> Value {
+        Value::Array(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, s)| self.raw_schema(s, &p.index(i)))
+                .collect(),
+        )
+    }
+
+    /// draft-07 `dependencies`: per property, a subschema read raw or a list of names.
+    fn raw_dependencies(&mut self, key: &str, v: &Value, p: &Pointer) -> Value {
+        match v {
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .map(|(k, d)| {
+                        let dp = p.key(k);
+                        let out = match d {
+                            Value::Array(_) => {
+                                self.check_shape(key, Shape::Names, d, &dp);
+                                d.clone()
+                            }
+                            _ => self.raw_schema(d, &dp),
+                        };
+                        (k.to_string(), out)
+                    })
+                    .collect(),
+            ),
+            _ => {
+                self.err(
+                    p,
+                    "`dependencies` must be an object of schemas or property lists",
+                );
                 v.clone()
             }
         }
@@ -352,29 +335,7 @@ impl SchemaParser<'_> {
                 Value::String(_) => None,
                 _ => Some(format!("`{key}` must be a string, found {}", v.type_name())),
             },
-            Shape::Names => match v {
-                Value::Array(items) => {
-                    let mut seen = Vec::new();
-                    let mut bad = None;
-                    for (i, item) in items.iter().enumerate() {
-                        match item.as_str() {
-                            Some(s) if seen.contains(&s) => {
-                                bad = Some((i, format!("`{s}` is listed twice")));
-                            }
-                            Some(s) => seen.push(s),
-                            None => bad = Some((i, "property names must be strings".to_string())),
-                        }
-                    }
-                    if let Some((i, m)) = bad {
-                        self.err(&p.index(i), m);
-                    }
-                    None
-                }
-                _ => Some(format!(
-                    "`{key}` must be an array of property names, found {}",
-                    v.type_name()
-                )),
-            },
+            Shape::Names => self.check_names(key, v, p),
             Shape::NamesMap => match v {
                 Value::Object(m) => {
                     for (k, names) in m.iter() {
@@ -403,6 +364,32 @@ impl SchemaParser<'_> {
         if let Some(m) = problem {
             self.err(p, m);
         }
+    }
+
+    /// A list of distinct property names: the last bad item an error at its index, a value
+    /// that is no array the problem returned.
+    fn check_names(&mut self, key: &str, v: &Value, p: &Pointer) -> Option<String> {
+        let Value::Array(items) = v else {
+            return Some(format!(
+                "`{key}` must be an array of property names, found {}",
+                v.type_name()
+            ));
+        };
+        let mut seen = Vec::new();
+        let mut bad = None;
+        for (i, item) in items.iter().enumerate() {
+            match item.as_str() {
+                Some(s) if seen.contains(&s) => {
+                    bad = Some((i, format!("`{s}` is listed twice")));
+                }
+                Some(s) => seen.push(s),
+                None => bad = Some((i, "property names must be strings".to_string())),
+            }
+        }
+        if let Some((i, m)) = bad {
+            self.err(&p.index(i), m);
+        }
+        None
     }
 
     /// A `$ref` in raw form: resolved and inlined, or kept when it is recursive.
@@ -534,4 +521,53 @@ pub(crate) fn check_type(v: &Value) -> Result<Vec<&str>, String> {
         }
     }
     Ok(out)
+}
+
+impl Schema {
+    /// Whether a literal could match this schema, judged only from what a literal can show
+    /// (its type, `const` and `enum`), never from patterns or bounds: what the lint checks a
+    /// literal in an agent file against. `true` when unsure.
+    pub fn admits_literal(&self, literal: &Value) -> bool {
+        let typed_ok = match (&self.kind, literal) {
+            (Kind::Any, _) => true,
+            (Kind::Boolean, Value::Bool(_)) => true,
+            (Kind::String(r), Value::String(s)) => {
+                r.enum_values.as_ref().is_none_or(|e| e.contains(s))
+            }
+            (Kind::Integer(_), Value::Number(n)) => n.is_integer(),
+            (Kind::Number(_), Value::Number(_)) => true,
+            (Kind::Array(_), Value::Array(_)) | (Kind::Object(_), Value::Object(_)) => true,
+            _ => false,
+        };
+        typed_ok && self.extra.iter().all(|(k, v)| raw_admits(k, v, literal))
+    }
+}
+
+/// Whether `literal` could pass keyword `key` of value `v` (a raw keyword of `extra`).
+fn raw_admits(key: &str, v: &Value, literal: &Value) -> bool {
+    match key {
+        "const" => v == literal,
+        "enum" => v.as_array().is_none_or(|e| e.contains(literal)),
+        "type" => check_type(v).map_or(true, |types| {
+            types.iter().any(|t| {
+                *t == literal.type_name() || (*t == "number" && literal.type_name() == "integer")
+            })
+        }),
+        "anyOf" | "oneOf" => v
+            .as_array()
+            .is_none_or(|alts| alts.iter().any(|a| raw_schema_admits(a, literal))),
+        "allOf" => v
+            .as_array()
+            .is_none_or(|alts| alts.iter().all(|a| raw_schema_admits(a, literal))),
+        _ => true,
+    }
+}
+
+/// Whether `literal` could match the raw schema `schema` (see [`Schema::admits_literal`]).
+fn raw_schema_admits(schema: &Value, literal: &Value) -> bool {
+    match schema {
+        Value::Bool(b) => *b,
+        Value::Object(o) => o.iter().all(|(k, v)| raw_admits(k, v, literal)),
+        _ => true,
+    }
 }

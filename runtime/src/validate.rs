@@ -6,8 +6,11 @@
 
 use std::fmt::Write as _;
 
-use crate::json::{Number, Value};
-use crate::model::{Additional, Kind, Schema};
+use crate::json::{Map, Number, Value};
+use crate::locate::Pointer;
+use crate::model::{
+    Additional, ArrayRules, Conditional, Kind, ObjectRules, Schema, SchemaParser, StringRules,
+};
 
 /// One way a value fails its schema.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -231,8 +234,51 @@ fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// Words keyword `key` (value `raw`), which `value` fails.
-#[allow(clippy::too_many_lines)]
+/// One refused keyword of [`Schema::extra`] and where it was refused: what every wording
+/// step reads.
+struct Refused<'k> {
+    /// The keyword.
+    key: &'k str,
+    /// Its value in the schema.
+    raw: &'k Value,
+    /// Every raw keyword of the same schema (`then` beside `if`, `minContains` beside
+    /// `contains`, ...).
+    siblings: &'k serde_json::Map<String, serde_json::Value>,
+    /// The value that fails it.
+    value: &'k Value,
+    /// The value's field path.
+    path: &'k str,
+    /// What the value itself is called (`"the arguments"`).
+    root: &'k str,
+}
+
+impl Refused<'_> {
+    /// The field (or the value itself) named at the start of a message.
+    fn who(&self) -> String {
+        subject(self.path, self.root)
+    }
+
+    /// The count a keyword's value states, when it is one.
+    fn count(v: &Value) -> Option<u64> {
+        match v {
+            Value::Number(n) => n.as_u64(),
+            _ => None,
+        }
+    }
+}
+
+/// What a wording step made of a refused keyword.
+enum Worded {
+    /// One message about the value itself, still to be listed.
+    Message(String),
+    /// The step listed its own violations, which name nested fields.
+    Said,
+    /// Not this step's keyword, or not for this kind of value: the keyword is named as is.
+    NotMine,
+}
+
+/// Words keyword `key` (value `raw`), which `value` fails: each family of keywords is worded
+/// by its own step, and a keyword none of them words is named as is.
 fn word(
     key: &str,
     raw: &Value,
@@ -242,19 +288,49 @@ fn word(
     root: &str,
     out: &mut Out<'_>,
 ) {
-    let who = subject(path, root);
-    let count = |v: &Value| match v {
-        Value::Number(n) => n.as_u64(),
-        _ => None,
+    let r = Refused {
+        key,
+        raw,
+        siblings,
+        value,
+        path,
+        root,
     };
-    let message: String = match (key, raw, value) {
-        ("type", Value::String(t), _) => format!("{who} must be {t}, found {}", value.type_name()),
+    let worded = match key {
+        "anyOf" | "oneOf" | "allOf" | "not" | "if" => word_combinator(&r, out),
+        "items" | "prefixItems" | "additionalItems" => word_items(&r, out),
+        "required" | "dependentRequired" | "dependencies" | "dependentSchemas" => {
+            word_dependencies(&r, out)
+        }
+        "properties" | "patternProperties" | "additionalProperties" => word_properties(&r, out),
+        "$ref" => word_ref(&r, out),
+        _ => match word_bound(&r).or_else(|| word_count(&r, out.document)) {
+            Some(m) => Worded::Message(m),
+            None => Worded::NotMine,
+        },
+    };
+    let message = match worded {
+        Worded::Message(m) => m,
+        Worded::Said => return,
+        Worded::NotMine => format!("{} must match the `{key}` keyword", r.who()),
+    };
+    push(out, path, message);
+}
+
+/// The keywords about one value's type, literal or size (`type`, `const`, `enum`,
+/// `pattern`, `multipleOf`, the length and number bounds): one message each.
+fn word_bound(r: &Refused<'_>) -> Option<String> {
+    let who = r.who();
+    Some(match (r.key, r.raw, r.value) {
+        ("type", Value::String(t), _) => {
+            format!("{who} must be {t}, found {}", r.value.type_name())
+        }
         ("type", Value::Array(ts), _) => {
             let listed: Vec<String> = ts.iter().map(ToString::to_string).collect();
             format!(
                 "{who} must be one of the types {}, found {}",
                 listed.join(", "),
-                value.type_name()
+                r.value.type_name()
             )
         }
         ("const", c, _) => format!("{who} must be {c}"),
@@ -262,6 +338,99 @@ fn word(
             let listed: Vec<String> = vs.iter().map(ToString::to_string).collect();
             format!("{who} must be one of {}", listed.join(", "))
         }
+        ("pattern", Value::String(p), _) => format!("{who} must match the pattern `{p}`"),
+        ("multipleOf", m, Value::Number(n)) => {
+            format!("{who} must be a multiple of {m}, found {n}")
+        }
+        ("minLength", v, _) if Refused::count(v) == Some(1) => format!("{who} must not be empty"),
+        ("minLength", v, _) => format!("{who} must have at least {v} characters"),
+        ("maxLength", v, _) => format!("{who} must have at most {v} characters"),
+        ("minimum", v, Value::Number(n)) => format!("{who} must be at least {v}, found {n}"),
+        ("maximum", v, Value::Number(n)) => format!("{who} must be at most {v}, found {n}"),
+        ("exclusiveMinimum", v, Value::Number(n)) => {
+            format!("{who} must be greater than {v}, found {n}")
+        }
+        ("exclusiveMaximum", v, Value::Number(n)) => {
+            format!("{who} must be less than {v}, found {n}")
+        }
+        _ => return None,
+    })
+}
+
+/// The keywords about how many items or fields a value holds, and which (`minItems`,
+/// `uniqueItems`, `contains`, `minProperties`, `propertyNames`, ...): one message each.
+fn word_count(r: &Refused<'_>, document: Option<&serde_json::Value>) -> Option<String> {
+    let who = r.who();
+    let at_least = |v: &Value| plural(Refused::count(v).unwrap_or(0), "item", "items");
+    let fields = |v: &Value| plural(Refused::count(v).unwrap_or(0), "field", "fields");
+    Some(match (r.key, r.raw, r.value) {
+        ("minItems", v, Value::Array(a)) => {
+            format!(
+                "{who} must have at least {}, found {}",
+                at_least(v),
+                a.len()
+            )
+        }
+        ("maxItems", v, Value::Array(a)) => {
+            format!("{who} must have at most {}, found {}", at_least(v), a.len())
+        }
+        ("uniqueItems", _, _) => format!("{who} must not hold the same item twice"),
+        ("contains", _, _) => word_contains(r),
+        ("minProperties", v, Value::Object(m)) => {
+            format!("{who} must have at least {}, found {}", fields(v), m.len())
+        }
+        ("maxProperties", v, Value::Object(m)) => {
+            format!("{who} must have at most {}, found {}", fields(v), m.len())
+        }
+        ("propertyNames", _, Value::Object(m)) => {
+            let bad: Vec<&str> = m
+                .keys()
+                .filter(|k| !holds(r.raw, &Value::String(k.to_string()), document))
+                .collect();
+            let listed: Vec<String> = bad.iter().map(|k| format!("\"{k}\"")).collect();
+            format!(
+                "{who} must not have the field {} {} (refused by the `propertyNames` schema)",
+                if bad.len() == 1 { "name" } else { "names" },
+                listed.join(", ")
+            )
+        }
+        _ => return None,
+    })
+}
+
+/// `contains`, worded with the `minContains`/`maxContains` beside it.
+fn word_contains(r: &Refused<'_>) -> String {
+    let who = r.who();
+    let min = r
+        .siblings
+        .get("minContains")
+        .and_then(serde_json::Value::as_u64)
+        .unwrap_or(1);
+    match r
+        .siblings
+        .get("maxContains")
+        .and_then(serde_json::Value::as_u64)
+    {
+        Some(max) if max == min => format!(
+            "{who} must hold exactly {} matching the `contains` schema",
+            plural(min, "item", "items")
+        ),
+        Some(max) => {
+            format!("{who} must hold from {min} to {max} items matching the `contains` schema")
+        }
+        None => format!(
+            "{who} must hold at least {} matching the `contains` schema",
+            plural(min, "item", "items")
+        ),
+    }
+}
+
+/// `anyOf`, `oneOf`, `allOf`, `not` and `if`: a failed `allOf` schema or `if` branch is
+/// descended into, so that the refusal names the nested field.
+fn word_combinator(r: &Refused<'_>, out: &mut Out<'_>) -> Worded {
+    let who = r.who();
+    let (path, root, value) = (r.path, r.root, r.value);
+    Worded::Message(match (r.key, r.raw, value) {
         ("anyOf", _, _) => format!("{who} matches none of its `anyOf` alternatives"),
         ("oneOf", Value::Array(alts), _) => {
             if alts.iter().any(|a| holds(a, value, out.document)) {
@@ -278,51 +447,31 @@ fn word(
                 }
             }
             if said {
-                return;
+                return Worded::Said;
             }
             format!("{who} does not match every one of its `allOf` schemas")
         }
         ("not", Value::Object(m), _) if m.is_empty() => {
             format!("{who}: no value is accepted here (the schema is `false`)")
         }
-        // `{"not": {"required": [...]}}`: fields that must not be given (together).
         ("not", Value::Object(m), Value::Object(_))
             if m.len() == 1
                 && matches!(m.get("required"), Some(Value::Array(n)) if !n.is_empty()) =>
         {
-            let names: Vec<String> = match m.get("required") {
-                Some(Value::Array(n)) => n
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(|n| join(path, n))
-                    .collect(),
-                _ => Vec::new(),
-            };
-            let field = names.first().cloned().unwrap_or_default();
-            let message = match names.as_slice() {
-                [one] => format!("field `{one}` must not be given"),
-                many => format!(
-                    "fields {} must not all be given",
-                    many.iter()
-                        .map(|n| format!("`{n}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            };
-            push(out, &field, message);
-            return;
+            word_not_required(m, path, out);
+            return Worded::Said;
         }
         ("not", _, _) => format!("{who} must not match the `not` schema"),
         ("if", _, _) => {
-            let (branch, then) = if holds(raw, value, out.document) {
+            let (branch, then) = if holds(r.raw, value, out.document) {
                 ("then", true)
             } else {
                 ("else", false)
             };
-            if let Some(b) = siblings.get(branch).map(Value::from_serde)
+            if let Some(b) = r.siblings.get(branch).map(Value::from_serde)
                 && descend(&b, value, path, root, out)
             {
-                return;
+                return Worded::Said;
             }
             if then {
                 format!("{who} must match the `then` schema, as the `if` schema holds")
@@ -330,297 +479,252 @@ fn word(
                 format!("{who} must match the `else` schema, as the `if` schema does not hold")
             }
         }
-        ("pattern", Value::String(p), _) => format!("{who} must match the pattern `{p}`"),
-        ("multipleOf", m, Value::Number(n)) => {
-            format!("{who} must be a multiple of {m}, found {n}")
-        }
-        ("minLength", v, _) if count(v) == Some(1) => format!("{who} must not be empty"),
-        ("minLength", v, _) => format!("{who} must have at least {v} characters"),
-        ("maxLength", v, _) => format!("{who} must have at most {v} characters"),
-        ("minimum", v, Value::Number(n)) => format!("{who} must be at least {v}, found {n}"),
-        ("maximum", v, Value::Number(n)) => format!("{who} must be at most {v}, found {n}"),
-        ("exclusiveMinimum", v, Value::Number(n)) => {
-            format!("{who} must be greater than {v}, found {n}")
-        }
-        ("exclusiveMaximum", v, Value::Number(n)) => {
-            format!("{who} must be less than {v}, found {n}")
-        }
-        ("minItems", v, Value::Array(a)) => format!(
-            "{who} must have at least {}, found {}",
-            plural(count(v).unwrap_or(0), "item", "items"),
-            a.len()
+        _ => return Worded::NotMine,
+    })
+}
+
+/// `{"not": {"required": [...]}}`: fields that must not be given (together), named as fields.
+fn word_not_required(not: &Map, path: &str, out: &mut Out<'_>) {
+    let names: Vec<String> = match not.get("required") {
+        Some(Value::Array(n)) => n
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|n| join(path, n))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let field = names.first().cloned().unwrap_or_default();
+    let message = match names.as_slice() {
+        [one] => format!("field `{one}` must not be given"),
+        many => format!(
+            "fields {} must not all be given",
+            many.iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
-        ("maxItems", v, Value::Array(a)) => format!(
-            "{who} must have at most {}, found {}",
-            plural(count(v).unwrap_or(0), "item", "items"),
-            a.len()
-        ),
-        ("uniqueItems", _, _) => format!("{who} must not hold the same item twice"),
-        ("contains", _, _) => {
-            let min = siblings
-                .get("minContains")
-                .and_then(serde_json::Value::as_u64)
-                .unwrap_or(1);
-            match siblings
-                .get("maxContains")
-                .and_then(serde_json::Value::as_u64)
-            {
-                Some(max) if max == min => format!(
-                    "{who} must hold exactly {} matching the `contains` schema",
-                    plural(min, "item", "items")
-                ),
-                Some(max) => format!(
-                    "{who} must hold from {min} to {max} items matching the `contains` schema"
-                ),
-                None => format!(
-                    "{who} must hold at least {} matching the `contains` schema",
-                    plural(min, "item", "items")
-                ),
+    };
+    push(out, &field, message);
+}
+
+/// `items`, `prefixItems` and `additionalItems` of an array: each failing item named by its
+/// index (descended into where the model can read its schema).
+fn word_items(r: &Refused<'_>, out: &mut Out<'_>) -> Worded {
+    let (key, path) = (r.key, r.path);
+    let Value::Array(items) = r.value else {
+        return Worded::NotMine;
+    };
+    let tuple = |k: &str| match r.siblings.get(k) {
+        Some(serde_json::Value::Array(t)) => t.len(),
+        _ => 0,
+    };
+    let mut said = false;
+    for (i, item) in items.iter().enumerate() {
+        let s = match (key, r.raw) {
+            ("items" | "prefixItems", Value::Array(t)) => t.get(i),
+            ("items", s) if i >= tuple("prefixItems") => Some(s),
+            ("additionalItems", s) if i >= tuple("items") => Some(s),
+            _ => None,
+        };
+        if let Some(s) = s
+            && !holds(s, item, out.document)
+        {
+            let at = format!("{path}[{i}]");
+            if !descend(s, item, &at, r.root, out) {
+                push(
+                    out,
+                    &at,
+                    format!("field `{at}` must match the `{key}` schema"),
+                );
             }
+            said = true;
         }
-        ("items" | "prefixItems" | "additionalItems", _, Value::Array(items)) => {
-            let tuple = |k: &str| match siblings.get(k) {
-                Some(serde_json::Value::Array(t)) => t.len(),
-                _ => 0,
-            };
-            let mut said = false;
-            for (i, item) in items.iter().enumerate() {
-                let s = match (key, raw) {
-                    ("items" | "prefixItems", Value::Array(t)) => t.get(i),
-                    ("items", s) if i >= tuple("prefixItems") => Some(s),
-                    ("additionalItems", s) if i >= tuple("items") => Some(s),
-                    _ => None,
-                };
-                if let Some(s) = s
-                    && !holds(s, item, out.document)
-                {
-                    let at = format!("{path}[{i}]");
-                    if !descend(s, item, &at, root, out) {
-                        push(
-                            out,
-                            &at,
-                            format!("field `{at}` must match the `{key}` schema"),
-                        );
-                    }
-                    said = true;
-                }
-            }
-            if said {
-                return;
-            }
-            format!("{who} must match the `{key}` schema")
-        }
-        ("required", Value::Array(names), Value::Object(m)) => {
+    }
+    if said {
+        return Worded::Said;
+    }
+    Worded::Message(format!("{} must match the `{key}` schema", r.who()))
+}
+
+/// `required`, `dependentRequired`, draft-07 `dependencies` and `dependentSchemas` of an
+/// object: each missing field named, each failing dependent schema descended into.
+fn word_dependencies(r: &Refused<'_>, out: &mut Out<'_>) -> Worded {
+    let Value::Object(m) = r.value else {
+        return Worded::NotMine;
+    };
+    let (path, who) = (r.path, r.who());
+    match (r.key, r.raw) {
+        ("required", Value::Array(names)) => {
             for n in names.iter().filter_map(Value::as_str) {
                 if !m.contains_key(n) {
                     let f = join(path, n);
                     push(out, &f, format!("missing required field `{f}`"));
                 }
             }
-            return;
+            Worded::Said
         }
-        ("dependentRequired" | "dependencies", Value::Object(deps), Value::Object(m)) => {
+        ("dependentRequired" | "dependencies" | "dependentSchemas", Value::Object(deps)) => {
             let mut said = false;
             for (k, dep) in deps.iter().filter(|(k, _)| m.contains_key(k)) {
-                match dep {
-                    Value::Array(names) => {
-                        for n in names.iter().filter_map(Value::as_str) {
-                            if !m.contains_key(n) {
-                                let f = join(path, n);
-                                push(
-                                    out,
-                                    &f,
-                                    format!(
-                                        "missing field `{f}`, required when `{}` is given",
-                                        join(path, k)
-                                    ),
-                                );
-                                said = true;
-                            }
-                        }
+                said |= match dep {
+                    Value::Array(names) if r.key != "dependentSchemas" => {
+                        word_dependent_names(names, k, m, path, out)
                     }
-                    s if !holds(s, value, out.document) => {
-                        if !descend(s, value, path, root, out) {
-                            push(
-                                out,
-                                path,
-                                format!(
-                                    "{who} must match the schema that applies when `{}` is given",
-                                    join(path, k)
-                                ),
-                            );
-                        }
-                        said = true;
-                    }
-                    _ => {}
-                }
-            }
-            if said {
-                return;
-            }
-            format!("{who} must match the `{key}` schemas")
-        }
-        ("dependentSchemas", Value::Object(deps), Value::Object(m)) => {
-            let mut said = false;
-            for (k, s) in deps.iter().filter(|(k, _)| m.contains_key(k)) {
-                if !holds(s, value, out.document) {
-                    if !descend(s, value, path, root, out) {
-                        push(
-                            out,
-                            path,
-                            format!(
-                                "{who} must match the schema that applies when `{}` is given",
-                                join(path, k)
-                            ),
-                        );
-                    }
-                    said = true;
-                }
-            }
-            if said {
-                return;
-            }
-            format!("{who} must match the `dependentSchemas` schemas")
-        }
-        ("minProperties", v, Value::Object(m)) => format!(
-            "{who} must have at least {}, found {}",
-            plural(count(v).unwrap_or(0), "field", "fields"),
-            m.len()
-        ),
-        ("maxProperties", v, Value::Object(m)) => format!(
-            "{who} must have at most {}, found {}",
-            plural(count(v).unwrap_or(0), "field", "fields"),
-            m.len()
-        ),
-        ("properties" | "patternProperties" | "additionalProperties", _, Value::Object(m)) => {
-            let mut said = false;
-            let mut one = serde_json::Map::new();
-            for (k, v) in siblings {
-                if matches!(
-                    k.as_str(),
-                    "properties" | "patternProperties" | "additionalProperties"
-                ) {
-                    one.insert(k.clone(), v.clone());
-                }
-            }
-            for (name, v) in m.iter() {
-                let mut single = serde_json::Map::new();
-                single.insert(name.to_string(), v.to_serde());
-                let single = serde_json::Value::Object(single);
-                if crate::keywords::keyword_holds(&one, key, &single, out.document) != Some(false) {
-                    continue;
-                }
-                let f = join(path, name);
-                said = true;
-                let schemas: Vec<Value> = match (key, raw) {
-                    ("properties", Value::Object(p)) => p.get(name).cloned().into_iter().collect(),
-                    ("patternProperties", Value::Object(pp)) => pp
-                        .iter()
-                        .filter(|(p, _)| {
-                            crate::keywords::Pattern::cached(p).is_some_and(|re| re.is_match(name))
-                        })
-                        .map(|(_, s)| s.clone())
-                        .collect(),
-                    ("additionalProperties", Value::Bool(false)) => {
-                        push(out, &f, format!("unknown field `{f}` (not accepted here)"));
-                        continue;
-                    }
-                    ("additionalProperties", s) => vec![s.clone()],
-                    _ => Vec::new(),
+                    s => word_dependent_schema(r, s, k, out),
                 };
-                let mut any = false;
-                for s in schemas {
-                    if !holds(&s, v, out.document) {
-                        any |= descend(&s, v, &f, root, out);
-                    }
-                }
-                if !any {
-                    push(
-                        out,
-                        &f,
-                        format!("field `{f}` must match the `{key}` schema"),
-                    );
-                }
             }
             if said {
-                return;
+                return Worded::Said;
             }
-            format!("{who} must match the `{key}` schemas")
+            Worded::Message(format!("{who} must match the `{}` schemas", r.key))
         }
-        ("propertyNames", _, Value::Object(m)) => {
-            let bad: Vec<&str> = m
-                .keys()
-                .filter(|k| !holds(raw, &Value::String(k.to_string()), out.document))
-                .collect();
-            let listed: Vec<String> = bad.iter().map(|k| format!("\"{k}\"")).collect();
-            format!(
-                "{who} must not have the field {} {} (refused by the `propertyNames` schema)",
-                if bad.len() == 1 { "name" } else { "names" },
-                listed.join(", ")
-            )
-        }
-        // A recursive `$ref` is followed into the document, so that a refusal deep inside a
-        // recursive type names its field (`tree.children[0].name`).
-        ("$ref", Value::String(r), _) => {
-            let key = (r.clone(), path.to_string());
-            if out.tree.is_some() && !out.following.contains(&key) {
-                // Parsed against the document, `{"$ref": r}` is the definition itself.
-                let mut m = crate::json::Map::new();
-                m.insert("$ref", Value::String(r.clone()));
-                out.following.push(key);
-                let said = descend(&Value::Object(m), value, path, root, out);
-                out.following.pop();
-                if said {
-                    return;
-                }
-            }
-            format!("{who} must match the schema {r}")
-        }
-        (k, _, _) => format!("{who} must match the `{k}` keyword"),
-    };
-    push(out, path, message);
+        _ => Worded::NotMine,
+    }
 }
 
+/// The fields a given field `k` requires that `m` lacks, each named: whether there was one.
+fn word_dependent_names(names: &[Value], k: &str, m: &Map, path: &str, out: &mut Out<'_>) -> bool {
+    let mut said = false;
+    for n in names.iter().filter_map(Value::as_str) {
+        if !m.contains_key(n) {
+            let f = join(path, n);
+            push(
+                out,
+                &f,
+                format!(
+                    "missing field `{f}`, required when `{}` is given",
+                    join(path, k)
+                ),
+            );
+            said = true;
+        }
+    }
+    said
+}
+
+/// The schema that applies when field `k` is given, if the value fails it: descended into,
+/// or named. Whether it failed.
+fn word_dependent_schema(r: &Refused<'_>, s: &Value, k: &str, out: &mut Out<'_>) -> bool {
+    if holds(s, r.value, out.document) {
+        return false;
+    }
+    if !descend(s, r.value, r.path, r.root, out) {
+        push(
+            out,
+            r.path,
+            format!(
+                "{} must match the schema that applies when `{}` is given",
+                r.who(),
+                join(r.path, k)
+            ),
+        );
+    }
+    true
+}
+
+/// `properties`, `patternProperties` and `additionalProperties` of an object, judged
+/// together: each refused field named, and descended into where the model can read the
+/// schema it fails.
+fn word_properties(r: &Refused<'_>, out: &mut Out<'_>) -> Worded {
+    let Value::Object(m) = r.value else {
+        return Worded::NotMine;
+    };
+    let mut together = serde_json::Map::new();
+    for (k, v) in r.siblings {
+        if matches!(
+            k.as_str(),
+            "properties" | "patternProperties" | "additionalProperties"
+        ) {
+            together.insert(k.clone(), v.clone());
+        }
+    }
+    let mut said = false;
+    for (name, v) in m.iter() {
+        said |= word_property(r, &together, name, v, out);
+    }
+    if said {
+        return Worded::Said;
+    }
+    Worded::Message(format!("{} must match the `{}` schemas", r.who(), r.key))
+}
+
+/// Field `name` (value `v`) of the object, if the keyword (judged with the other property
+/// keywords `together`) refuses it: named, or descended into. Whether it was refused.
+fn word_property(
+    r: &Refused<'_>,
+    together: &serde_json::Map<String, serde_json::Value>,
+    name: &str,
+    v: &Value,
+    out: &mut Out<'_>,
+) -> bool {
+    let key = r.key;
+    let mut single = serde_json::Map::new();
+    single.insert(name.to_string(), v.to_serde());
+    let single = serde_json::Value::Object(single);
+    if crate::keywords::keyword_holds(together, key, &single, out.document) != Some(false) {
+        return false;
+    }
+    let f = join(r.path, name);
+    let schemas: Vec<Value> = match (key, r.raw) {
+        ("properties", Value::Object(p)) => p.get(name).cloned().into_iter().collect(),
+        ("patternProperties", Value::Object(pp)) => pp
+            .iter()
+            .filter(|(p, _)| {
+                crate::keywords::Pattern::cached(p).is_some_and(|re| re.is_match(name))
+            })
+            .map(|(_, s)| s.clone())
+            .collect(),
+        ("additionalProperties", Value::Bool(false)) => {
+            push(out, &f, format!("unknown field `{f}` (not accepted here)"));
+            return true;
+        }
+        ("additionalProperties", s) => vec![s.clone()],
+        _ => Vec::new(),
+    };
+    let mut any = false;
+    for s in schemas {
+        if !holds(&s, v, out.document) {
+            any |= descend(&s, v, &f, r.root, out);
+        }
+    }
+    if !any {
+        push(
+            out,
+            &f,
+            format!("field `{f}` must match the `{key}` schema"),
+        );
+    }
+    true
+}
+
+/// A recursive `$ref`, followed into the document, so that a refusal deep inside a
+/// recursive type names its field (`tree.children[0].name`).
+fn word_ref(r: &Refused<'_>, out: &mut Out<'_>) -> Worded {
+    let Value::String(reference) = r.raw else {
+        return Worded::NotMine;
+    };
+    let key = (reference.clone(), r.path.to_string());
+    if out.tree.is_some() && !out.following.contains(&key) {
+        // Parsed against the document, `{"$ref": r}` is the definition itself.
+        let mut m = Map::new();
+        m.insert("$ref", Value::String(reference.clone()));
+        out.following.push(key);
+        let said = descend(&Value::Object(m), r.value, r.path, r.root, out);
+        out.following.pop();
+        if said {
+            return Worded::Said;
+        }
+    }
+    Worded::Message(format!("{} must match the schema {reference}", r.who()))
+}
+
+/// The typed part of `schema` ([`Kind`]): each kind's rules checked by its own step, and a
+/// value of another type refused by name.
 fn check_typed(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut Out<'_>) {
-    let expected = schema.type_name();
     match (&schema.kind, value) {
         (Kind::Any, _) => {}
         (Kind::Boolean, Value::Bool(_)) => {}
-        (Kind::String(rules), Value::String(s)) => {
-            if let Some(values) = &rules.enum_values
-                && !values.iter().any(|v| v == s)
-            {
-                push(
-                    out,
-                    path,
-                    format!(
-                        "{}: \"{s}\" is not one of {}",
-                        subject(path, root),
-                        quoted_list(values)
-                    ),
-                );
-            }
-            let len = s.chars().count() as u64;
-            if let Some(min) = rules.min_length
-                && len < min
-            {
-                let what = if min == 1 {
-                    "must not be empty".to_string()
-                } else {
-                    format!("must have at least {min} characters")
-                };
-                push(out, path, format!("{} {what}", subject(path, root)));
-            }
-            if let Some(max) = rules.max_length
-                && len > max
-            {
-                push(
-                    out,
-                    path,
-                    format!("{} must have at most {max} characters", subject(path, root)),
-                );
-            }
-        }
+        (Kind::String(rules), Value::String(s)) => check_string(rules, s, path, root, out),
         (Kind::Integer(_), Value::Number(n)) if n.is_integer() && !fits_i64(*n) => {
             // The generated argument types hold an integer as `i64`: refuse what they cannot
             // hold, here, so that a generated server and a server over a catalog folder
@@ -641,130 +745,187 @@ fn check_typed(schema: &Schema, value: &Value, path: &str, root: &str, out: &mut
             check_bounds(rules, *n, path, root, out)
         }
         (Kind::Number(rules), Value::Number(n)) => check_bounds(rules, *n, path, root, out),
-        (Kind::Array(rules), Value::Array(items)) => {
-            let len = items.len() as u64;
-            if let Some(min) = rules.min_items
-                && len < min
-            {
-                push(
-                    out,
-                    path,
-                    format!(
-                        "{} must have at least {min} item{}, found {len}",
-                        subject(path, root),
-                        if min == 1 { "" } else { "s" }
-                    ),
-                );
-            }
-            if let Some(max) = rules.max_items
-                && len > max
-            {
-                push(
-                    out,
-                    path,
-                    format!(
-                        "{} must have at most {max} items, found {len}",
-                        subject(path, root)
-                    ),
-                );
-            }
-            if let Some(item_schema) = &rules.items {
-                for (i, item) in items.iter().enumerate() {
-                    check(item_schema, item, &format!("{path}[{i}]"), root, out);
-                }
-            }
+        (Kind::Array(rules), Value::Array(items)) => check_array(rules, items, path, root, out),
+        (Kind::Object(rules), Value::Object(map)) => check_object(rules, map, path, root, out),
+        (_, other) => refuse_type(schema.type_name(), other, path, root, out),
+    }
+}
+
+/// A value of another type than the schema's, named with what it is.
+fn refuse_type(expected: &str, other: &Value, path: &str, root: &str, out: &mut Out<'_>) {
+    let found = match other {
+        Value::String(s) => format!("the string \"{s}\""),
+        Value::Number(n) => format!("the number {n}"),
+        v => v.type_name().to_string(),
+    };
+    let article = if expected.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    push(
+        out,
+        path,
+        format!(
+            "{} must be {article} {expected}, found {found}",
+            subject(path, root)
+        ),
+    );
+}
+
+/// A string's `enum` and length.
+fn check_string(rules: &StringRules, s: &str, path: &str, root: &str, out: &mut Out<'_>) {
+    if let Some(values) = &rules.enum_values
+        && !values.iter().any(|v| v == s)
+    {
+        push(
+            out,
+            path,
+            format!(
+                "{}: \"{s}\" is not one of {}",
+                subject(path, root),
+                quoted_list(values)
+            ),
+        );
+    }
+    let len = s.chars().count() as u64;
+    if let Some(min) = rules.min_length
+        && len < min
+    {
+        let what = if min == 1 {
+            "must not be empty".to_string()
+        } else {
+            format!("must have at least {min} characters")
+        };
+        push(out, path, format!("{} {what}", subject(path, root)));
+    }
+    if let Some(max) = rules.max_length
+        && len > max
+    {
+        push(
+            out,
+            path,
+            format!("{} must have at most {max} characters", subject(path, root)),
+        );
+    }
+}
+
+/// An array's size, then each item against `items`.
+fn check_array(rules: &ArrayRules, items: &[Value], path: &str, root: &str, out: &mut Out<'_>) {
+    let len = items.len() as u64;
+    if let Some(min) = rules.min_items
+        && len < min
+    {
+        push(
+            out,
+            path,
+            format!(
+                "{} must have at least {min} item{}, found {len}",
+                subject(path, root),
+                if min == 1 { "" } else { "s" }
+            ),
+        );
+    }
+    if let Some(max) = rules.max_items
+        && len > max
+    {
+        push(
+            out,
+            path,
+            format!(
+                "{} must have at most {max} items, found {len}",
+                subject(path, root)
+            ),
+        );
+    }
+    if let Some(item_schema) = &rules.items {
+        for (i, item) in items.iter().enumerate() {
+            check(item_schema, item, &format!("{path}[{i}]"), root, out);
         }
-        (Kind::Object(rules), Value::Object(map)) => {
-            for (name, prop) in &rules.properties {
-                match map.get(name) {
-                    Some(v) => check(prop, v, &join(path, name), root, out),
-                    None if rules.is_required(name) => push(
-                        out,
-                        &join(path, name),
-                        format!("missing required field `{}`", join(path, name)),
-                    ),
-                    None => {}
-                }
-            }
-            if let Some(c) = &rules.conditional {
-                let holds = c
-                    .when
-                    .iter()
-                    .all(|(field, constant)| map.get(field) == Some(constant));
-                if holds {
-                    for field in &c.then_required {
-                        if !map.contains_key(field) {
-                            let condition: Vec<String> = c
-                                .when
-                                .iter()
-                                .map(|(f, v)| format!("`{}` is {v}", join(path, f)))
-                                .collect();
-                            push(
-                                out,
-                                &join(path, field),
-                                format!(
-                                    "missing field `{}`, required when {}",
-                                    join(path, field),
-                                    condition.join(" and ")
-                                ),
-                            );
-                        }
-                    }
-                }
-            }
-            // Fields the schema does not declare, sorted by name: the same arguments give
-            // the same message whether they arrive as JSON text (keys in written order) or
-            // as a `serde_json::Map` (keys sorted), as the generated dispatch accepts both.
-            let mut others: Vec<(&str, &Value)> = map
+    }
+}
+
+/// An object's declared fields (in schema order), its `if`/`then`, then the fields it does
+/// not declare.
+fn check_object(rules: &ObjectRules, map: &Map, path: &str, root: &str, out: &mut Out<'_>) {
+    for (name, prop) in &rules.properties {
+        match map.get(name) {
+            Some(v) => check(prop, v, &join(path, name), root, out),
+            None if rules.is_required(name) => push(
+                out,
+                &join(path, name),
+                format!("missing required field `{}`", join(path, name)),
+            ),
+            None => {}
+        }
+    }
+    if let Some(c) = &rules.conditional {
+        check_conditional(c, map, path, out);
+    }
+    check_undeclared(rules, map, path, root, out);
+}
+
+/// The fields an `if`/`then` requires, when its condition holds.
+fn check_conditional(c: &Conditional, map: &Map, path: &str, out: &mut Out<'_>) {
+    let holds = c
+        .when
+        .iter()
+        .all(|(field, constant)| map.get(field) == Some(constant));
+    if !holds {
+        return;
+    }
+    for field in &c.then_required {
+        if !map.contains_key(field) {
+            let condition: Vec<String> = c
+                .when
                 .iter()
-                .filter(|(name, _)| rules.property(name).is_none())
+                .map(|(f, v)| format!("`{}` is {v}", join(path, f)))
                 .collect();
-            others.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            // What an undeclared field is told, written once.
-            let accepted = match (&rules.additional, others.is_empty()) {
-                (Additional::Forbidden, false) if rules.properties.is_empty() => {
-                    "no fields are accepted".to_string()
-                }
-                (Additional::Forbidden, false) => {
-                    let known: Vec<String> =
-                        rules.properties.iter().map(|(n, _)| n.clone()).collect();
-                    format!("expected one of {}", backtick_list(&known))
-                }
-                _ => String::new(),
-            };
-            for (name, v) in others {
-                match &rules.additional {
-                    Additional::Forbidden => {
-                        push(
-                            out,
-                            &join(path, name),
-                            format!("unknown field `{}` ({accepted})", join(path, name)),
-                        );
-                    }
-                    Additional::Schema(s) => check(s, v, &join(path, name), root, out),
-                    Additional::Unstated | Additional::Allowed => {}
-                }
-            }
-        }
-        (_, other) => {
-            let found = match other {
-                Value::String(s) => format!("the string \"{s}\""),
-                Value::Number(n) => format!("the number {n}"),
-                v => v.type_name().to_string(),
-            };
-            let article = if expected.starts_with(['a', 'e', 'i', 'o', 'u']) {
-                "an"
-            } else {
-                "a"
-            };
             push(
                 out,
-                path,
+                &join(path, field),
                 format!(
-                    "{} must be {article} {expected}, found {found}",
-                    subject(path, root)
+                    "missing field `{}`, required when {}",
+                    join(path, field),
+                    condition.join(" and ")
                 ),
             );
+        }
+    }
+}
+
+/// The fields the schema does not declare, against `additionalProperties`.
+fn check_undeclared(rules: &ObjectRules, map: &Map, path: &str, root: &str, out: &mut Out<'_>) {
+    // Fields the schema does not declare, sorted by name: the same arguments give
+    // the same message whether they arrive as JSON text (keys in written order) or
+    // as a `serde_json::Map` (keys sorted), as the generated dispatch accepts both.
+    let mut others: Vec<(&str, &Value)> = map
+        .iter()
+        .filter(|(name, _)| rules.property(name).is_none())
+        .collect();
+    others.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    // What an undeclared field is told, written once.
+    let accepted = match (&rules.additional, others.is_empty()) {
+        (Additional::Forbidden, false) if rules.properties.is_empty() => {
+            "no fields are accepted".to_string()
+        }
+        (Additional::Forbidden, false) => {
+            let known: Vec<String> = rules.properties.iter().map(|(n, _)| n.clone()).collect();
+            format!("expected one of {}", backtick_list(&known))
+        }
+        _ => String::new(),
+    };
+    for (name, v) in others {
+        match &rules.additional {
+            Additional::Forbidden => {
+                push(
+                    out,
+                    &join(path, name),
+                    format!("unknown field `{}` ({accepted})", join(path, name)),
+                );
+            }
+            Additional::Schema(s) => check(s, v, &join(path, name), root, out),
+            Additional::Unstated | Additional::Allowed => {}
         }
     }
 }
@@ -834,6 +995,37 @@ fn check_bounds(
             path,
             format!("{} must be less than {max}, found {n}", subject(path, root)),
         );
+    }
+}
+
+/// The parser's steps that need the validator: judging a default, and a conditional's tested
+/// constant, against their schema. The parser sits below this module (the validator reads raw
+/// subschemas with it), so they are written here.
+impl SchemaParser<'_> {
+    /// The first way `value` fails `schema`, calling it `what` (`"the default"`).
+    pub(crate) fn first_refusal(schema: &Schema, value: &Value, what: &str) -> Option<Violation> {
+        validate_value(schema, value, what).into_iter().next()
+    }
+
+    /// A default its own schema refuses is accepted, as clients accept it, with a warning;
+    /// the typed model drops it (generated code could not hold it), the served schema keeps it.
+    pub(crate) fn check_default(&mut self, schema: &mut Schema, at: &Pointer) {
+        let Some(default) = schema.default.clone() else {
+            return;
+        };
+        let mut without_default = schema.clone();
+        without_default.default = None;
+        if let Some(v) = Self::first_refusal(&without_default, &default, "the default") {
+            self.warn(
+                &at.key("default"),
+                format!(
+                    "the default does not match the schema: {}; it is served as written, and generated code ignores it",
+                    v.message
+                ),
+            );
+            schema.default = None;
+            schema.annotations.push(("default".to_string(), default));
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::json::Value;
-use crate::model::{Additional, Kind, Schema};
+use crate::model::{Additional, ArrayRules, Kind, NumberRules, ObjectRules, Schema, StringRules};
 use crate::surface::{Entry, Origin, Surface, SurfaceTool};
 
 /// How much a version must move.
@@ -190,6 +190,31 @@ pub const RULES: &[(&str, Bump, &str)] = &[
         "description-changed",
         Bump::Patch,
         "a tool's or a field's description or title changed",
+    ),
+    (
+        "title-changed",
+        Bump::Patch,
+        "a tool's `title` (the name a host shows) was added, removed or changed",
+    ),
+    (
+        "icons-changed",
+        Bump::Patch,
+        "a tool's `icons` were added, removed or changed",
+    ),
+    (
+        "meta-changed",
+        Bump::Patch,
+        "a tool's `_meta` was added, removed or changed",
+    ),
+    (
+        "execution-changed",
+        Bump::Minor,
+        "a tool's `execution` (whether it may be called as a task) was added, removed or changed",
+    ),
+    (
+        "tasks-required",
+        Bump::Major,
+        "a tool now requires being called as a task (`execution.taskSupport` `required`): clients that do not run tasks can no longer call it",
     ),
 ];
 
@@ -446,31 +471,12 @@ fn enum_union(t: &SurfaceTool) -> BTreeMap<String, BTreeSet<String>> {
     out
 }
 
+/// The whole diff of two surfaces: the profiles added and removed, then per tool (paired
+/// across renames) its access and, per profile, the schema it is served.
 fn full(old: &Surface, new: &Surface, cx: &mut DiffCx) {
     let old_profiles: Vec<&str> = old.profiles.iter().map(|p| p.name.as_str()).collect();
     let new_profiles: Vec<&str> = new.profiles.iter().map(|p| p.name.as_str()).collect();
-    for p in &old_profiles {
-        if !new_profiles.contains(p) {
-            cx.add(
-                "profile-removed",
-                None,
-                None,
-                Some(p),
-                format!("profile `{p}` was removed"),
-            );
-        }
-    }
-    for p in &new_profiles {
-        if !old_profiles.contains(p) {
-            cx.add(
-                "profile-added",
-                None,
-                None,
-                Some(p),
-                format!("profile `{p}` was added"),
-            );
-        }
-    }
+    profiles_changed(&old_profiles, &new_profiles, cx);
     let common: Vec<&str> = old_profiles
         .iter()
         .copied()
@@ -481,50 +487,15 @@ fn full(old: &Surface, new: &Surface, cx: &mut DiffCx) {
         .copied()
         .filter(|p| !new_profiles.contains(p))
         .collect();
+    let no_profiles = old_profiles.is_empty() && new_profiles.is_empty();
 
     for (o, n) in pair_tools(old, new, cx) {
         let tool = n.name.as_str();
-        if o.always_on && !n.always_on {
-            cx.add(
-                "always-on-removed",
-                Some(tool),
-                None,
-                None,
-                format!("`{tool}` is no longer always on"),
-            );
-        }
-        if !o.always_on && n.always_on {
-            cx.add(
-                "always-on-added",
-                Some(tool),
-                None,
-                None,
-                format!("`{tool}` is now always on"),
-            );
-        }
+        always_on_changed(tool, o, n, cx);
         for p in &common {
-            let oe = entry_of(o, p);
-            let ne = entry_of(n, p);
-            match (oe, ne) {
-                (Some(_), None) => cx.add(
-                    "tool-removed-from-profile",
-                    Some(tool),
-                    None,
-                    Some(p),
-                    format!("profile `{p}` no longer sees `{tool}`"),
-                ),
-                (None, Some(_)) => cx.add(
-                    "tool-granted-to-profile",
-                    Some(tool),
-                    None,
-                    Some(p),
-                    format!("profile `{p}` now sees `{tool}`"),
-                ),
-                (Some(oe), Some(ne)) => compare_entries(tool, oe, ne, Some(p), cx),
-                (None, None) => {}
-            }
+            compare_in_profile(tool, o, n, p, cx);
         }
-        if common.is_empty() && old_profiles.is_empty() && new_profiles.is_empty() {
+        if common.is_empty() && no_profiles {
             // Catalogs without profiles: compare the single entries.
             if let (Some(oe), Some(ne)) = (o.entries.first(), n.entries.first()) {
                 compare_entries(tool, oe, ne, None, cx);
@@ -536,6 +507,77 @@ fn full(old: &Surface, new: &Surface, cx: &mut DiffCx) {
                 vanished_with_profile(tool, oe, n, p, cx);
             }
         }
+    }
+}
+
+/// The profiles removed (every agent started with one now fails closed) and added.
+fn profiles_changed(old_profiles: &[&str], new_profiles: &[&str], cx: &mut DiffCx) {
+    for p in old_profiles {
+        if !new_profiles.contains(p) {
+            cx.add(
+                "profile-removed",
+                None,
+                None,
+                Some(p),
+                format!("profile `{p}` was removed"),
+            );
+        }
+    }
+    for p in new_profiles {
+        if !old_profiles.contains(p) {
+            cx.add(
+                "profile-added",
+                None,
+                None,
+                Some(p),
+                format!("profile `{p}` was added"),
+            );
+        }
+    }
+}
+
+/// Whether `tool` left or joined the always-on set (what even a fail-closed session sees).
+fn always_on_changed(tool: &str, o: &SurfaceTool, n: &SurfaceTool, cx: &mut DiffCx) {
+    if o.always_on && !n.always_on {
+        cx.add(
+            "always-on-removed",
+            Some(tool),
+            None,
+            None,
+            format!("`{tool}` is no longer always on"),
+        );
+    }
+    if !o.always_on && n.always_on {
+        cx.add(
+            "always-on-added",
+            Some(tool),
+            None,
+            None,
+            format!("`{tool}` is now always on"),
+        );
+    }
+}
+
+/// What profile `p` (in both surfaces) is served of `tool`: no longer, newly, or both
+/// schemas compared.
+fn compare_in_profile(tool: &str, o: &SurfaceTool, n: &SurfaceTool, p: &str, cx: &mut DiffCx) {
+    match (entry_of(o, p), entry_of(n, p)) {
+        (Some(_), None) => cx.add(
+            "tool-removed-from-profile",
+            Some(tool),
+            None,
+            Some(p),
+            format!("profile `{p}` no longer sees `{tool}`"),
+        ),
+        (None, Some(_)) => cx.add(
+            "tool-granted-to-profile",
+            Some(tool),
+            None,
+            Some(p),
+            format!("profile `{p}` now sees `{tool}`"),
+        ),
+        (Some(oe), Some(ne)) => compare_entries(tool, oe, ne, Some(p), cx),
+        (None, None) => {}
     }
 }
 
@@ -600,6 +642,7 @@ fn compare_entries(tool: &str, old: &Entry, new: &Entry, profile: Option<&str>, 
             format!("the description of `{tool}` changed"),
         );
     }
+    compare_tool_keys(tool, old, new, profile, cx);
     let renames = Renames::of(new);
     let restricted_fields: BTreeSet<&str> = old
         .restricted
@@ -615,6 +658,48 @@ fn compare_entries(tool: &str, old: &Entry, new: &Entry, profile: Option<&str>, 
         cx,
     };
     sc.compare(&old.input_schema, &new.input_schema, "");
+}
+
+/// The MCP Tool's own keys beside its description and schemas, as served: `title`,
+/// `icons` and `_meta` say how a host shows the tool (patch); `execution` says how it may be
+/// called (minor; major when it comes to require tasks).
+fn compare_tool_keys(tool: &str, old: &Entry, new: &Entry, profile: Option<&str>, cx: &mut DiffCx) {
+    for (key, rule) in [
+        ("title", "title-changed"),
+        ("icons", "icons-changed"),
+        ("_meta", "meta-changed"),
+        ("execution", "execution-changed"),
+    ] {
+        let (was, is) = (old.served.get(key), new.served.get(key));
+        if was == is {
+            continue;
+        }
+        let what = match (was, is) {
+            (None, Some(_)) => "was added",
+            (Some(_), None) => "was removed",
+            _ => "changed",
+        };
+        let rule = if key == "execution" && requires_tasks(is) && !requires_tasks(was) {
+            "tasks-required"
+        } else {
+            rule
+        };
+        cx.add(
+            rule,
+            Some(tool),
+            None,
+            profile,
+            format!("the `{key}` of `{tool}` {what}"),
+        );
+    }
+}
+
+/// Whether a served `execution` requires the tool to be called as a task.
+fn requires_tasks(execution: Option<&Value>) -> bool {
+    let Some(Value::Object(e)) = execution else {
+        return false;
+    };
+    e.get("taskSupport").and_then(Value::as_str) == Some("required")
 }
 
 struct Renames<'a> {
@@ -685,7 +770,27 @@ impl SchemaCx<'_, '_> {
         }
     }
 
+    /// Compares a schema of the old surface with its counterpart at `path` (empty: a tool's
+    /// arguments): its texts, its raw keywords and annotations, then what its type holds.
     fn compare(&mut self, old: &Schema, new: &Schema, path: &str) {
+        self.compare_texts(old, new, path);
+        self.compare_raw(&old.extra, &new.extra, path, "keyword-changed", "keyword");
+        let no_schema = |a: &[(String, Value)]| -> Vec<(String, Value)> {
+            a.iter().filter(|(k, _)| k != "$schema").cloned().collect()
+        };
+        self.compare_raw(
+            &no_schema(&old.annotations),
+            &no_schema(&new.annotations),
+            path,
+            "annotation-changed",
+            "annotation",
+        );
+        self.compare_kinds(old, new, path);
+    }
+
+    /// A field's description, title and default (a tool's own are its entry's, compared
+    /// with the entry).
+    fn compare_texts(&mut self, old: &Schema, new: &Schema, path: &str) {
         if !path.is_empty() && (old.description != new.description || old.title != new.title) {
             let s = self.subject(path);
             self.add(
@@ -710,69 +815,16 @@ impl SchemaCx<'_, '_> {
                 ),
             );
         }
-        self.compare_raw(&old.extra, &new.extra, path, "keyword-changed", "keyword");
-        let no_schema = |a: &[(String, Value)]| -> Vec<(String, Value)> {
-            a.iter().filter(|(k, _)| k != "$schema").cloned().collect()
-        };
-        self.compare_raw(
-            &no_schema(&old.annotations),
-            &no_schema(&new.annotations),
-            path,
-            "annotation-changed",
-            "annotation",
-        );
+    }
+
+    /// What the typed model holds: the same type compared rule by rule, integers widened to
+    /// numbers or anything loosened, any other change of type a change of type.
+    fn compare_kinds(&mut self, old: &Schema, new: &Schema, path: &str) {
         match (&old.kind, &new.kind) {
             (Kind::Object(o), Kind::Object(n)) => self.compare_objects(o, n, path),
-            (Kind::String(o), Kind::String(n)) => {
-                match (&o.enum_values, &n.enum_values) {
-                    (Some(ov), Some(nv)) => self.compare_enums(ov, nv, path),
-                    (None, Some(nv)) => {
-                        let s = self.subject(path);
-                        self.add(
-                            "enum-added",
-                            path,
-                            format!("{s} is now limited to {}", nv.join(", ")),
-                        );
-                    }
-                    (Some(_), None) => {
-                        let s = self.subject(path);
-                        self.add("enum-dropped", path, format!("{s} now accepts any string"));
-                    }
-                    (None, None) => {}
-                }
-                self.bound(
-                    path,
-                    "minLength",
-                    count(o.min_length),
-                    count(n.min_length),
-                    true,
-                );
-                self.bound(
-                    path,
-                    "maxLength",
-                    count(o.max_length),
-                    count(n.max_length),
-                    false,
-                );
-            }
+            (Kind::String(o), Kind::String(n)) => self.compare_strings(o, n, path),
             (Kind::Integer(o), Kind::Integer(n)) | (Kind::Number(o), Kind::Number(n)) => {
-                let f = |x: Option<crate::json::Number>| x.map(|n| n.as_f64());
-                self.bound(path, "minimum", f(o.minimum), f(n.minimum), true);
-                self.bound(
-                    path,
-                    "exclusiveMinimum",
-                    f(o.exclusive_minimum),
-                    f(n.exclusive_minimum),
-                    true,
-                );
-                self.bound(path, "maximum", f(o.maximum), f(n.maximum), false);
-                self.bound(
-                    path,
-                    "exclusiveMaximum",
-                    f(o.exclusive_maximum),
-                    f(n.exclusive_maximum),
-                    false,
-                );
+                self.compare_numbers(o, n, path);
             }
             (Kind::Integer(_), Kind::Number(_)) => {
                 let s = self.subject(path);
@@ -782,34 +834,7 @@ impl SchemaCx<'_, '_> {
                     format!("{s} now accepts any number, not only integers"),
                 );
             }
-            (Kind::Array(o), Kind::Array(n)) => {
-                self.bound(
-                    path,
-                    "minItems",
-                    count(o.min_items),
-                    count(n.min_items),
-                    true,
-                );
-                self.bound(
-                    path,
-                    "maxItems",
-                    count(o.max_items),
-                    count(n.max_items),
-                    false,
-                );
-                match (&o.items, &n.items) {
-                    (Some(oi), Some(ni)) => self.compare(oi, ni, &format!("{path}[]")),
-                    (None, Some(_)) => {
-                        let s = self.subject(path);
-                        self.add(
-                            "type-changed",
-                            path,
-                            format!("the items of {s} now have a schema"),
-                        );
-                    }
-                    _ => {}
-                }
-            }
+            (Kind::Array(o), Kind::Array(n)) => self.compare_arrays(o, n, path),
             (Kind::Any, Kind::Any) | (Kind::Boolean, Kind::Boolean) => {}
             (_, Kind::Any) => {
                 let s = self.subject(path);
@@ -831,6 +856,91 @@ impl SchemaCx<'_, '_> {
                     ),
                 );
             }
+        }
+    }
+
+    /// Two strings: their enums (added, dropped, or value by value) and length bounds.
+    fn compare_strings(&mut self, o: &StringRules, n: &StringRules, path: &str) {
+        match (&o.enum_values, &n.enum_values) {
+            (Some(ov), Some(nv)) => self.compare_enums(ov, nv, path),
+            (None, Some(nv)) => {
+                let s = self.subject(path);
+                self.add(
+                    "enum-added",
+                    path,
+                    format!("{s} is now limited to {}", nv.join(", ")),
+                );
+            }
+            (Some(_), None) => {
+                let s = self.subject(path);
+                self.add("enum-dropped", path, format!("{s} now accepts any string"));
+            }
+            (None, None) => {}
+        }
+        self.bound(
+            path,
+            "minLength",
+            count(o.min_length),
+            count(n.min_length),
+            true,
+        );
+        self.bound(
+            path,
+            "maxLength",
+            count(o.max_length),
+            count(n.max_length),
+            false,
+        );
+    }
+
+    /// Two numbers (or two integers): their four bounds.
+    fn compare_numbers(&mut self, o: &NumberRules, n: &NumberRules, path: &str) {
+        let f = |x: Option<crate::json::Number>| x.map(|n| n.as_f64());
+        self.bound(path, "minimum", f(o.minimum), f(n.minimum), true);
+        self.bound(
+            path,
+            "exclusiveMinimum",
+            f(o.exclusive_minimum),
+            f(n.exclusive_minimum),
+            true,
+        );
+        self.bound(path, "maximum", f(o.maximum), f(n.maximum), false);
+        self.bound(
+            path,
+            "exclusiveMaximum",
+            f(o.exclusive_maximum),
+            f(n.exclusive_maximum),
+            false,
+        );
+    }
+
+    /// Two arrays: their length bounds, then their items (`path[]`).
+    fn compare_arrays(&mut self, o: &ArrayRules, n: &ArrayRules, path: &str) {
+        self.bound(
+            path,
+            "minItems",
+            count(o.min_items),
+            count(n.min_items),
+            true,
+        );
+        self.bound(
+            path,
+            "maxItems",
+            count(o.max_items),
+            count(n.max_items),
+            false,
+        );
+        match (&o.items, &n.items) {
+            (Some(oi), Some(ni)) => self.compare(oi, ni, &format!("{path}[]")),
+            (None, Some(_)) => {
+                let s = self.subject(path);
+                self.add(
+                    "type-changed",
+                    path,
+                    format!("the items of {s} now have a schema"),
+                );
+            }
+            _ => {}
         }
     }
 
@@ -937,48 +1047,66 @@ impl SchemaCx<'_, '_> {
         }
     }
 
-    fn compare_objects(
+    /// Two objects: field by field (renames followed at the top level), then what they say
+    /// of undeclared fields and their conditional requirement.
+    fn compare_objects(&mut self, o: &ObjectRules, n: &ObjectRules, path: &str) {
+        let rename_targets = self.compare_old_fields(o, n, path);
+        self.compare_new_fields(o, n, path, &rename_targets);
+        self.compare_additional(o, n, path);
+        self.compare_conditional(o, n, path);
+    }
+
+    /// Each old field: compared with the new one of its name or, at the top level, of the
+    /// name it was renamed to, else removed. Returns the names renamed to.
+    fn compare_old_fields<'n>(
         &mut self,
-        o: &crate::model::ObjectRules,
-        n: &crate::model::ObjectRules,
+        o: &ObjectRules,
+        n: &'n ObjectRules,
         path: &str,
-    ) {
+    ) -> BTreeSet<&'n str> {
         let top = path.is_empty();
         let mut rename_targets: BTreeSet<&str> = BTreeSet::new();
         for (name, os) in &o.properties {
             let p = join(path, name);
-            match n.property(name) {
-                Some(ns) => {
-                    self.compare_required(o.is_required(name), n.is_required(name), &p);
-                    self.compare(os, ns, &p);
-                }
-                None => {
-                    let renamed = if top {
-                        self.renames.field(name).filter(|t| n.property(t).is_some())
-                    } else {
-                        None
-                    };
-                    match renamed {
-                        Some(to) => {
-                            rename_targets.insert(to);
-                            self.add(
-                                "field-renamed",
-                                &p,
-                                format!("field `{}.{p}` was renamed to `{to}`", self.tool),
-                            );
-                            if let Some(ns) = n.property(to) {
-                                self.compare_required(o.is_required(name), n.is_required(to), to);
-                                self.compare(os, ns, to);
-                            }
-                        }
-                        None => {
-                            let s = self.subject(&p);
-                            self.add("field-removed", &p, format!("field {s} was removed"));
-                        }
-                    }
-                }
+            if let Some(ns) = n.property(name) {
+                self.compare_required(o.is_required(name), n.is_required(name), &p);
+                self.compare(os, ns, &p);
+                continue;
             }
+            let renamed = if top {
+                self.renames.field(name).filter(|t| n.property(t).is_some())
+            } else {
+                None
+            };
+            let Some(to) = renamed else {
+                let s = self.subject(&p);
+                self.add("field-removed", &p, format!("field {s} was removed"));
+                continue;
+            };
+            let Some((to, ns)) = n.properties.iter().find(|(k, _)| k == to) else {
+                continue;
+            };
+            rename_targets.insert(to.as_str());
+            self.add(
+                "field-renamed",
+                &p,
+                format!("field `{}.{p}` was renamed to `{to}`", self.tool),
+            );
+            self.compare_required(o.is_required(name), n.is_required(to), to);
+            self.compare(os, ns, to);
         }
+        rename_targets
+    }
+
+    /// Each new field that is neither an old one nor a rename's target: added, required or
+    /// optional.
+    fn compare_new_fields(
+        &mut self,
+        o: &ObjectRules,
+        n: &ObjectRules,
+        path: &str,
+        rename_targets: &BTreeSet<&str>,
+    ) {
         for (name, _) in &n.properties {
             if o.property(name).is_some() || rename_targets.contains(name.as_str()) {
                 continue;
@@ -995,6 +1123,10 @@ impl SchemaCx<'_, '_> {
                 self.add("field-added", &p, format!("new optional field {s}"));
             }
         }
+    }
+
+    /// Whether undeclared fields became forbidden or allowed.
+    fn compare_additional(&mut self, o: &ObjectRules, n: &ObjectRules, path: &str) {
         let forbids = |a: &Additional| matches!(a, Additional::Forbidden);
         if !forbids(&o.additional) && forbids(&n.additional) {
             let s = self.subject(path);
@@ -1012,29 +1144,33 @@ impl SchemaCx<'_, '_> {
                 format!("{s} now accept undeclared fields"),
             );
         }
-        if o.conditional != n.conditional {
-            let s = self.subject(path);
-            match (&o.conditional, &n.conditional) {
-                (_, Some(c)) => {
-                    let when: Vec<String> =
-                        c.when.iter().map(|(f, v)| format!("{f} = {v}")).collect();
-                    self.add(
-                        "conditional-requirement-added",
-                        path,
-                        format!(
-                            "{s}: {} now required when {}",
-                            c.then_required.join(", "),
-                            when.join(" and ")
-                        ),
-                    );
-                }
-                (Some(_), None) => self.add(
-                    "conditional-requirement-removed",
+    }
+
+    /// Whether the conditional requirement was added (or changed) or dropped.
+    fn compare_conditional(&mut self, o: &ObjectRules, n: &ObjectRules, path: &str) {
+        if o.conditional == n.conditional {
+            return;
+        }
+        let s = self.subject(path);
+        match (&o.conditional, &n.conditional) {
+            (_, Some(c)) => {
+                let when: Vec<String> = c.when.iter().map(|(f, v)| format!("{f} = {v}")).collect();
+                self.add(
+                    "conditional-requirement-added",
                     path,
-                    format!("{s}: a conditional requirement was dropped"),
-                ),
-                (None, None) => {}
+                    format!(
+                        "{s}: {} now required when {}",
+                        c.then_required.join(", "),
+                        when.join(" and ")
+                    ),
+                );
             }
+            (Some(_), None) => self.add(
+                "conditional-requirement-removed",
+                path,
+                format!("{s}: a conditional requirement was dropped"),
+            ),
+            (None, None) => {}
         }
     }
 

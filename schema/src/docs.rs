@@ -57,6 +57,7 @@ pub fn render(catalog: &Catalog) -> String {
     if catalog.selector.combine {
         combinations(&mut page, catalog, &surface);
     }
+    crate::cost::write_markdown(&mut page, &surface);
     groups(&mut page, catalog);
     gating(&mut page, catalog);
     page.push_str("## Tools\n");
@@ -459,6 +460,9 @@ fn annotations_text(a: &Annotations) -> String {
         if let Some(b) = v {
             parts.push(format!("`{key}` {b}"));
         }
+    }
+    for (key, v) in &a.other {
+        parts.push(format!("`{key}` {}", code(&crate::json::to_compact(v))));
     }
     if parts.is_empty() {
         "none".to_string()

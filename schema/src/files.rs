@@ -201,9 +201,19 @@ pub enum TaskSupport {
     Required,
 }
 
-/// MCP tool annotations (hints for clients; never enforced).
+/// The keys of MCP's `ToolAnnotations` (2025-11-25), in its order.
+pub const ANNOTATION_KEYS: &[&str] = &[
+    "title",
+    "readOnlyHint",
+    "destructiveHint",
+    "idempotentHint",
+    "openWorldHint",
+];
+
+/// MCP tool annotations (hints for clients; never enforced). MCP's `ToolAnnotations` is
+/// open to other keys and hosts ignore what they do not know, so a key outside its list is
+/// kept and served as written; loading warns once per such key.
 #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct Annotations {
     /// A human-readable title.
     #[serde(default)]
@@ -220,6 +230,11 @@ pub struct Annotations {
     /// The tool talks to the world outside the server.
     #[serde(rename = "openWorldHint", default)]
     pub open_world_hint: Option<bool>,
+    /// Keys outside MCP's list (a server's own `category`, say), by name: kept and served
+    /// as written.
+    #[serde(flatten)]
+    #[schemars(with = "std::collections::BTreeMap<String, serde_json::Value>")]
+    pub other: std::collections::BTreeMap<String, Value>,
 }
 
 /// `extends`: inherit the properties of another tool.
@@ -338,6 +353,32 @@ pub struct MatrixFile {
     /// a validator opts in).
     #[serde(default)]
     pub assert_formats: bool,
+    /// Context budgets: a profile (or, when profiles combine, several joined by `,`) mapped
+    /// to the most tools and tokens its `tools/list` may cost; `toolgate check` fails a
+    /// profile over budget.
+    #[serde(default)]
+    pub budgets: OrderedMap<Budget>,
+    /// The hosts the catalog is served to (`claude-code`, `vscode`, `cursor`, `windsurf`,
+    /// `openai`, `gemini`, `copilot-cli`): `toolgate check` holds every profile to their
+    /// limits (`toolgate explain host-limits`).
+    #[serde(default)]
+    pub hosts: Vec<String>,
+    /// The server's name as hosts see it (Claude Code's `mcp__SERVER__tool`); default: the
+    /// catalog's name.
+    #[serde(default)]
+    pub server_name: Option<String>,
+}
+
+/// A profile's context budget: what its `tools/list` may cost at most.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Budget {
+    /// The most tools the profile may be served.
+    #[serde(default)]
+    pub max_tools: Option<u64>,
+    /// The most o200k_base tokens its `tools` array (compact JSON) may take.
+    #[serde(default)]
+    pub max_tokens: Option<u64>,
 }
 
 /// How a catalog serves its schemas.

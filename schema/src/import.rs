@@ -15,7 +15,8 @@
 //!
 //! Everything is sorted or in the order of the input, so the same captures give the same
 //! bytes. Re-importing over an existing catalog ([`Existing`]) keeps what import does not
-//! own (`formerly`, `restrictions`, descriptions, the selector's variable) or refuses with
+//! own (`formerly`, `restrictions`, `budgets`, `hosts`, `server_name`, descriptions, the
+//! selector's variable) or refuses with
 //! the reason.
 //!
 //! Two tool objects are the same when they are equal as JSON (key order aside): a server
@@ -770,7 +771,8 @@ fn write_tools(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The imported catalog's `profiles.json`: its name and selector, then each part of the
+/// matrix in the order a reader of the file meets them.
 fn matrix(
     options: &Options,
     captures: &[Capture],
@@ -797,7 +799,33 @@ fn matrix(
     selector.insert("env", Value::str(env));
     selector.insert("combine", Value::Bool(options.combine));
     m.insert("selector", selector.into());
+    m.insert("profiles", matrix_profiles(captures, profiles, kept));
+    m.insert("groups", matrix_groups(groups, kept));
+    // Exactly the fail-closed capture, in its order.
+    let always_on: Vec<Value> = captures
+        .iter()
+        .filter(|c| c.profile.is_none())
+        .flat_map(|c| c.tools.iter())
+        .filter_map(|t| t.as_object()?.get("name")?.as_str().map(Value::str))
+        .collect();
+    m.insert("always_on", Value::Array(always_on));
+    m.insert("grants", matrix_grants(profiles, groups));
+    let variants = matrix_variants(profiles, tools);
+    if !variants.is_empty() {
+        m.insert("variants", variants.into());
+    }
+    if let Some((_, r)) = &kept.restrictions {
+        m.insert("restrictions", Value::Object(r.clone()));
+    }
+    for (key, v) in &kept.limits {
+        m.insert(*key, v.clone());
+    }
+    Value::Object(m)
+}
 
+/// Each profile with the description kept from an earlier import, else where it was
+/// captured from.
+fn matrix_profiles(captures: &[Capture], profiles: &[String], kept: &Kept) -> Value {
     let mut ps = Map::new();
     for p in profiles {
         let origin = captures
@@ -811,8 +839,11 @@ fn matrix(
             .unwrap_or_else(|| format!("Imported from {origin}."));
         ps.insert(p.clone(), Value::str(d));
     }
-    m.insert("profiles", ps.into());
+    ps.into()
+}
 
+/// Each group with the description kept from an earlier import, else the planned one.
+fn matrix_groups(groups: &[GroupPlan], kept: &Kept) -> Value {
     let mut gs = Map::new();
     for g in groups {
         let d = kept
@@ -824,17 +855,11 @@ fn matrix(
         def.insert("description", Value::str(d));
         gs.insert(g.name.clone(), def.into());
     }
-    m.insert("groups", gs.into());
+    gs.into()
+}
 
-    // Exactly the fail-closed capture, in its order.
-    let always_on: Vec<Value> = captures
-        .iter()
-        .filter(|c| c.profile.is_none())
-        .flat_map(|c| c.tools.iter())
-        .filter_map(|t| t.as_object()?.get("name")?.as_str().map(Value::str))
-        .collect();
-    m.insert("always_on", Value::Array(always_on));
-
+/// A grants row per granted group: `*` when every profile saw it, else the profiles that did.
+fn matrix_grants(profiles: &[String], groups: &[GroupPlan]) -> Value {
     let mut grants = Map::new();
     for g in groups.iter().filter(|g| g.granted) {
         let row: Vec<Value> = if g.everyone {
@@ -847,8 +872,11 @@ fn matrix(
         };
         grants.insert(g.name.clone(), Value::Array(row));
     }
-    m.insert("grants", grants.into());
+    grants.into()
+}
 
+/// For each tool served differently to different profiles: which profile gets which variant.
+fn matrix_variants(profiles: &[String], tools: &BTreeMap<String, Imported>) -> Map {
     let mut variants = Map::new();
     for (name, t) in tools.iter().filter(|(_, t)| t.objects.len() > 1) {
         let names = variant_names(t, profiles);
@@ -859,13 +887,7 @@ fn matrix(
             .collect();
         variants.insert(name.clone(), row.into());
     }
-    if !variants.is_empty() {
-        m.insert("variants", variants.into());
-    }
-    if let Some((_, r)) = &kept.restrictions {
-        m.insert("restrictions", Value::Object(r.clone()));
-    }
-    Value::Object(m)
+    variants
 }
 
 /// `<NAME>_TOOL_PROFILE`, the name upper-cased with `-` as `_`.
@@ -895,6 +917,8 @@ struct Kept {
     restrictions: Option<(SourceText, Map)>,
     /// Tool name, then (variant, formerly, the file).
     formerly: BTreeMap<String, Vec<(Option<String>, Value, SourceText)>>,
+    /// The matrix's `budgets`, `hosts` and `server_name`, as written (`crate::limits`).
+    limits: Vec<(&'static str, Value)>,
 }
 
 impl Kept {
@@ -971,6 +995,11 @@ impl Kept {
             && !r.is_empty()
         {
             self.restrictions = Some((source.clone(), r.clone()));
+        }
+        for key in ["budgets", "hosts", "server_name"] {
+            if let Some(v) = m.get(key) {
+                self.limits.push((key, v.clone()));
+            }
         }
     }
 

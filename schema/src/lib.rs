@@ -20,10 +20,13 @@
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+pub mod cost;
 pub mod diff;
 pub mod docs;
 pub mod files;
+pub mod hosts;
 pub mod import;
+pub mod limits;
 pub mod load;
 pub mod suggest;
 pub mod surface;

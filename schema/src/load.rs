@@ -7,10 +7,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::diag::{Ctxt, Errors, SourceText};
-use crate::files::{Annotations, MatrixFile, SchemaMode, Selector, TOOL_FILE_KEYS, ToolFile};
+use crate::files::{
+    ANNOTATION_KEYS, Annotations, Formerly, MatrixFile, OrderedMap, SchemaMode, Selector,
+    TOOL_FILE_KEYS, ToolFile,
+};
 use crate::json::{Map, Value};
 use crate::locate::{Pointer, Position};
-use crate::model::{Kind, Schema, SchemaParser};
+use crate::model::{Kind, ObjectRules, Schema, SchemaParser};
 use crate::suggest::did_you_mean;
 
 /// The name of the matrix file inside a catalog folder.
@@ -58,6 +61,8 @@ pub struct Catalog {
     /// What loading found worth saying that is not an error (annotations no vocabulary
     /// defines, a default its schema refuses, ...), sorted.
     pub warnings: Vec<crate::diag::Diagnostic>,
+    /// The matrix's budgets, hosts and server name (`crate::limits`).
+    pub limits: crate::limits::Limits,
 }
 
 /// A known profile.
@@ -473,85 +478,162 @@ fn tool_schemas(
 /// messages show as `display`).
 pub fn load_sources(display: &Path, sources: Vec<SourceFile>) -> Result<Catalog, Errors> {
     let mut cx = Ctxt::new();
-    let mut matrix: Option<(SourceText, MatrixFile)> = None;
-    let mut parsed: Vec<ParsedTool> = Vec::new();
-    let mut seen_matrix = false;
-    let mut read: Vec<String> = Vec::new();
-    // Names of tool files that could not be read: the matrix may name them without that
-    // being a second error.
-    let mut broken: BTreeSet<String> = BTreeSet::new();
+    let mut files = parse_sources(display, &sources, &mut cx);
+    check_folder_shape(display, &sources, &files, &mut cx);
+    let by_name = tools_by_name(&files.tools);
+    check_identities(&files.tools, &by_name, &mut cx);
+    warn_other_annotations(&files.tools, &mut cx);
+    apply_extends(&mut files.tools, &by_name, &mut cx);
+    let Some((msrc, m)) = files.matrix else {
+        // The matrix is missing or broken, and that error is recorded.
+        return Err(cx.finish(()).err().unwrap_or_default());
+    };
+    let mut catalog = build(
+        display,
+        &msrc,
+        &m,
+        &files.tools,
+        &by_name,
+        &files.broken,
+        files.read,
+        &mut cx,
+    );
+    catalog.limits = crate::limits::read(&msrc, &m, &mut cx);
+    catalog.warnings = cx.warnings();
+    cx.finish(catalog)
+}
 
-    for source in &sources {
-        read.push(source.rel.clone());
+/// A catalog's files decoded and parsed one by one, before any of them is held against
+/// another.
+struct ParsedFiles {
+    /// The matrix, if it could be read and parsed.
+    matrix: Option<(SourceText, MatrixFile)>,
+    /// Whether a `profiles.json` was among the files at all.
+    seen_matrix: bool,
+    /// The tool files that parsed.
+    tools: Vec<ParsedTool>,
+    /// Every file read, relative to the catalog folder.
+    read: Vec<String>,
+    /// Names of tool files that could not be read: the matrix may name them without that
+    /// being a second error.
+    broken: BTreeSet<String>,
+}
+
+/// What became of one file under `tools/`.
+enum ToolSource {
+    /// It parsed as a tool file (boxed: the other variants are small).
+    Parsed(Box<ParsedTool>),
+    /// It is broken; the name (or file stem) of the tool it meant to be.
+    Broken(String),
+    /// It is not a tool file at all (that error is recorded).
+    Skipped,
+}
+
+/// Decodes and parses every file, each error recorded, so that one run reports them all.
+fn parse_sources(display: &Path, sources: &[SourceFile], cx: &mut Ctxt) -> ParsedFiles {
+    let mut files = ParsedFiles {
+        matrix: None,
+        seen_matrix: false,
+        tools: Vec::new(),
+        read: Vec::new(),
+        broken: BTreeSet::new(),
+    };
+    for source in sources {
+        files.read.push(source.rel.clone());
         if source.rel == MATRIX_FILE {
-            seen_matrix = true;
-            if let Some(text) = decode(display, &source.rel, &source.bytes, &mut cx)
-                && let Some(m) = parse_json::<MatrixFile>(&text, "a profile matrix", &mut cx)
+            files.seen_matrix = true;
+            if let Some(text) = decode(display, &source.rel, &source.bytes, cx)
+                && let Some(m) = parse_json::<MatrixFile>(&text, "a profile matrix", cx)
             {
-                matrix = Some((text, m));
+                files.matrix = Some((text, m));
             }
             continue;
         }
         let Some(file_name) = source.rel.strip_prefix("tools/") else {
             continue;
         };
-        if !file_name.ends_with(".json") {
-            cx.file(
-                &display.join(&source.rel),
-                None,
-                "is not a tool file: files in tools/ must be `<name>.json` or `<name>.<variant>.json`",
-            );
-            continue;
+        match parse_tool_source(display, source, file_name, cx) {
+            ToolSource::Parsed(t) => files.tools.push(*t),
+            ToolSource::Broken(name) => {
+                files.broken.insert(name);
+            }
+            ToolSource::Skipped => {}
         }
-        let stem = file_name.split('.').next().unwrap_or_default().to_string();
-        let Some(text) = decode(display, &source.rel, &source.bytes, &mut cx) else {
-            broken.insert(stem);
-            continue;
-        };
-        let Some(Value::Object(doc)) = parse_json::<Value>(&text, "a tool file", &mut cx) else {
-            broken.insert(stem);
-            continue;
-        };
-        // Every error of the file: its unknown keys, the shape of the known ones, and its
-        // schemas, whichever of them fail.
-        check_tool_keys(&text, &doc, &mut cx);
-        let (input, output, recursive) = tool_schemas(&text, &doc, &mut cx);
-        let Some(file) = parse_json::<ToolFile>(&text, "a tool file", &mut cx) else {
-            let name = doc.get("name").and_then(Value::as_str).unwrap_or(&stem);
-            broken.insert(name.to_string());
-            continue;
-        };
-        check_tool_names(&text, &file, &mut cx);
-        parsed.push(ParsedTool {
-            source: text,
-            file,
-            authored: doc,
-            recursive,
-            input,
-            output,
-        });
     }
-    if !seen_matrix {
+    files
+}
+
+/// Parses one file of `tools/` (`file_name` is its name there), recording every error of
+/// it: its unknown keys, the shape of the known ones, and its schemas, whichever fail.
+fn parse_tool_source(
+    display: &Path,
+    source: &SourceFile,
+    file_name: &str,
+    cx: &mut Ctxt,
+) -> ToolSource {
+    if !file_name.ends_with(".json") {
+        cx.file(
+            &display.join(&source.rel),
+            None,
+            "is not a tool file: files in tools/ must be `<name>.json` or `<name>.<variant>.json`",
+        );
+        return ToolSource::Skipped;
+    }
+    let stem = file_name.split('.').next().unwrap_or_default().to_string();
+    let Some(text) = decode(display, &source.rel, &source.bytes, cx) else {
+        return ToolSource::Broken(stem);
+    };
+    let Some(Value::Object(doc)) = parse_json::<Value>(&text, "a tool file", cx) else {
+        return ToolSource::Broken(stem);
+    };
+    check_tool_keys(&text, &doc, cx);
+    let (input, output, recursive) = tool_schemas(&text, &doc, cx);
+    let Some(file) = parse_json::<ToolFile>(&text, "a tool file", cx) else {
+        let name = doc.get("name").and_then(Value::as_str).unwrap_or(&stem);
+        return ToolSource::Broken(name.to_string());
+    };
+    check_tool_names(&text, &file, cx);
+    ToolSource::Parsed(Box::new(ParsedTool {
+        source: text,
+        file,
+        authored: doc,
+        recursive,
+        input,
+        output,
+    }))
+}
+
+/// Records a folder without a matrix, or without a single tool file: a catalog needs both.
+fn check_folder_shape(display: &Path, sources: &[SourceFile], files: &ParsedFiles, cx: &mut Ctxt) {
+    if !files.seen_matrix {
         cx.file(
             &display.join(MATRIX_FILE),
             None,
             "is missing: a catalog folder needs profiles.json (the profile matrix) and tools/",
         );
     }
-    if parsed.is_empty() && !sources.iter().any(|s| s.rel.starts_with("tools/")) {
+    if files.tools.is_empty() && !sources.iter().any(|s| s.rel.starts_with("tools/")) {
         cx.file(
             &display.join(TOOLS_DIR),
             None,
             "holds no tool files: a catalog needs at least one tools/<name>.json",
         );
     }
+}
 
-    // Group the tool files by name, checking identities.
+/// The tool files grouped by the tool they declare (a tool with variants has several).
+fn tools_by_name(parsed: &[ParsedTool]) -> BTreeMap<String, Vec<usize>> {
     let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, t) in parsed.iter().enumerate() {
         by_name.entry(t.file.name.clone()).or_default().push(i);
     }
-    for (name, files) in &by_name {
+    by_name
+}
+
+/// Checks the identities of each tool's files: all with a variant or none, and no
+/// `(name, variant)` declared twice.
+fn check_identities(parsed: &[ParsedTool], by_name: &BTreeMap<String, Vec<usize>>, cx: &mut Ctxt) {
+    for (name, files) in by_name {
         let with_variant = files
             .iter()
             .filter(|&&i| parsed[i].file.variant.is_some())
@@ -590,20 +672,10 @@ pub fn load_sources(display: &Path, sources: Vec<SourceFile>) -> Result<Catalog,
             }
         }
     }
-
-    apply_extends(&mut parsed, &by_name, &mut cx);
-
-    let Some((msrc, m)) = matrix else {
-        // The matrix is missing or broken, and that error is recorded.
-        return Err(cx.finish(()).err().unwrap_or_default());
-    };
-    let mut catalog = build(
-        display, &msrc, &m, &parsed, &by_name, &broken, read, &mut cx,
-    );
-    catalog.warnings = cx.warnings();
-    cx.finish(catalog)
 }
 
+/// Checks the tool's name (MCP's characters) and its variant's name (letters, digits, `_`
+/// and `-`), each an error at its key.
 fn check_tool_names(source: &SourceText, file: &ToolFile, cx: &mut Ctxt) {
     if !valid_tool_name(&file.name) {
         cx.at(
@@ -628,6 +700,38 @@ fn check_tool_names(source: &SourceText, file: &ToolFile, cx: &mut Ctxt) {
     }
 }
 
+/// One warning per annotation key outside MCP's list, at its first use (hosts ignore such
+/// keys, so they are kept and served as written rather than refused).
+fn warn_other_annotations(parsed: &[ParsedTool], cx: &mut Ctxt) {
+    let mut first: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (i, t) in parsed.iter().enumerate() {
+        for key in t.file.annotations.iter().flat_map(|a| a.other.keys()) {
+            first
+                .entry(key)
+                .and_modify(|(_, n)| *n += 1)
+                .or_insert((i, 1));
+        }
+    }
+    for (key, (i, n)) in first {
+        let more = match n {
+            1 => String::new(),
+            2 => " (and in 1 more tool file)".to_string(),
+            n => format!(" (and in {} more tool files)", n - 1),
+        };
+        cx.warn_at(
+            &parsed[i].source,
+            &Pointer::root().key("annotations").key(key),
+            format!(
+                "annotation `{key}` is not one of MCP's ({}){more}: kept and served as written, and hosts that do not know it ignore it{}",
+                ANNOTATION_KEYS.join(", "),
+                did_you_mean(key, ANNOTATION_KEYS.iter().copied())
+            ),
+        );
+    }
+}
+
+/// Applies each `extends`: the base tool's top-level fields a file does not declare itself
+/// are added to it (its required ones required, unless `optional`; defaults only if asked).
 fn apply_extends(parsed: &mut [ParsedTool], by_name: &BTreeMap<String, Vec<usize>>, cx: &mut Ctxt) {
     for i in 0..parsed.len() {
         let Some(ext) = parsed[i].file.extends.clone() else {
@@ -703,6 +807,8 @@ fn apply_extends(parsed: &mut [ParsedTool], by_name: &BTreeMap<String, Vec<usize
     }
 }
 
+/// Applies the matrix to the parsed tool files: the passes below, run one after another,
+/// each recording what it finds in `cx`, and the catalog they build.
 #[allow(clippy::too_many_arguments)]
 fn build(
     display: &Path,
@@ -714,132 +820,215 @@ fn build(
     mut read: Vec<String>,
     cx: &mut Ctxt,
 ) -> Catalog {
-    let root = Pointer::root();
-
-    // Profiles.
-    let mut profiles = Vec::new();
-    if m.profiles.0.is_empty() {
-        cx.at(msrc, &root.key("profiles"), "declares no profile");
+    let p = Passes {
+        display,
+        msrc,
+        m,
+        parsed,
+        by_name,
+        broken,
+        profile_names: m.profiles.keys().collect(),
+        group_names: m.groups.keys().collect(),
+        tool_names: by_name.keys().map(String::as_str).collect(),
+    };
+    let profiles = p.profiles(cx);
+    let parameters = p.parameters(cx);
+    let groups = p.groups(&parameters, cx);
+    p.check_group_members(&groups, cx);
+    let always_on = p.always_on(cx);
+    let grants = p.grant_rows(cx);
+    let mut tools = Vec::new();
+    for (name, files) in by_name {
+        tools.push(p.tool(name, files, &always_on, &grants, cx));
     }
-    for (name, description) in m.profiles.iter() {
-        if !valid_name(name) {
+    p.restrictions(&mut tools, cx);
+    p.check_combine(&tools, cx);
+    read.sort();
+    Catalog {
+        name: m.catalog.clone(),
+        description: m.description.clone(),
+        selector: m.selector.clone(),
+        profiles,
+        groups,
+        tools,
+        sources: read,
+        schemas: m.schemas,
+        assert_formats: m.assert_formats,
+        warnings: Vec::new(),
+        limits: Default::default(),
+    }
+}
+
+/// What every pass of [`build`] reads: the matrix and its source, the parsed tool files and
+/// the names declared, so that each pass is a method naming only what it decides.
+struct Passes<'a> {
+    /// The catalog folder as messages show it.
+    display: &'a Path,
+    /// The matrix's source, where its errors point.
+    msrc: &'a SourceText,
+    /// The matrix.
+    m: &'a MatrixFile,
+    /// The tool files that parsed.
+    parsed: &'a [ParsedTool],
+    /// The indices into `parsed` of each tool's files.
+    by_name: &'a BTreeMap<String, Vec<usize>>,
+    /// Names of tool files that could not be read (naming them is not a second error).
+    broken: &'a BTreeSet<String>,
+    /// The declared profiles, in order.
+    profile_names: Vec<&'a str>,
+    /// The declared groups, in order.
+    group_names: Vec<&'a str>,
+    /// The tools there are files of, sorted.
+    tool_names: Vec<&'a str>,
+}
+
+/// Each `grants` row's profiles, by the tool or group it names.
+type GrantRows<'a> = BTreeMap<&'a str, Vec<String>>;
+
+impl<'a> Passes<'a> {
+    /// The declared profiles, each name checked (a matrix must declare one), and the
+    /// selector's variable, without which no session could name one.
+    fn profiles(&self, cx: &mut Ctxt) -> Vec<Profile> {
+        let root = Pointer::root();
+        if self.m.profiles.0.is_empty() {
+            cx.at(self.msrc, &root.key("profiles"), "declares no profile");
+        }
+        let mut profiles = Vec::new();
+        for (name, description) in self.m.profiles.iter() {
+            if !valid_name(name) {
+                cx.at(
+                    self.msrc,
+                    &root.key("profiles").key(name),
+                    format!("profile name \"{name}\" must be 1 to 128 characters of A-Z, a-z, 0-9, `_` and `-`"),
+                );
+            }
+            profiles.push(Profile {
+                name: name.to_string(),
+                description: description.clone(),
+            });
+        }
+        if self.m.selector.env.trim().is_empty() {
             cx.at(
-                msrc,
-                &root.key("profiles").key(name),
-                format!("profile name \"{name}\" must be 1 to 128 characters of A-Z, a-z, 0-9, `_` and `-`"),
+                self.msrc,
+                &root.key("selector").key("env"),
+                "the selector's environment variable is empty",
             );
         }
-        profiles.push(Profile {
-            name: name.to_string(),
-            description: description.clone(),
-        });
-    }
-    let profile_names: Vec<&str> = m.profiles.keys().collect();
-    if m.selector.env.trim().is_empty() {
-        cx.at(
-            msrc,
-            &root.key("selector").key("env"),
-            "the selector's environment variable is empty",
-        );
+        profiles
     }
 
-    // Parameters.
-    let mut parameters: BTreeMap<&str, (Schema, bool)> = BTreeMap::new();
-    for (name, p) in m.parameters.iter() {
-        let at = root.key("parameters").key(name).key("schema");
-        let mut parser = SchemaParser::new(msrc, &p.schema, at, cx);
-        if let Some(s) = parser.parse(
-            &p.schema,
-            &root.key("parameters").key(name).key("schema"),
-            false,
-        ) {
-            parameters.insert(name, (s, p.required));
-        }
-    }
-
-    // Groups.
-    let mut groups = Vec::new();
-    for (name, g) in m.groups.iter() {
-        let mut params = Vec::new();
-        for (i, p) in g.add_parameters.iter().enumerate() {
-            match parameters.get(p.as_str()) {
-                Some((s, req)) => params.push((p.clone(), s.clone(), *req)),
-                None if m.parameters.contains_key(p) => {}
-                None => cx.at(
-                    msrc,
-                    &root.key("groups").key(name).key("add_parameters").index(i),
-                    format!(
-                        "no parameter named `{p}` is declared in `parameters`{}",
-                        did_you_mean(p, m.parameters.keys())
-                    ),
-                ),
+    /// The matrix's shared parameters, each schema parsed (a broken one left out, its error
+    /// recorded), with whether it is required.
+    fn parameters(&self, cx: &mut Ctxt) -> BTreeMap<&'a str, (Schema, bool)> {
+        let root = Pointer::root();
+        let mut parameters = BTreeMap::new();
+        for (name, p) in self.m.parameters.iter() {
+            let at = root.key("parameters").key(name).key("schema");
+            let mut parser = SchemaParser::new(self.msrc, &p.schema, at, cx);
+            if let Some(s) = parser.parse(
+                &p.schema,
+                &root.key("parameters").key(name).key("schema"),
+                false,
+            ) {
+                parameters.insert(name, (s, p.required));
             }
         }
-        groups.push(Group {
-            name: name.to_string(),
-            description: g.description.clone(),
-            parameters: params,
-        });
-    }
-    let group_names: Vec<&str> = m.groups.keys().collect();
-    let tool_names: Vec<&str> = by_name.keys().map(String::as_str).collect();
-    for g in &group_names {
-        if by_name.contains_key(*g) {
-            cx.at(
-                msrc,
-                &root.key("groups").key(g),
-                format!("`{g}` names both a group and a tool; grants could not tell them apart"),
-            );
-        }
+        parameters
     }
 
-    // Tool files: group membership and added parameters.
-    for t in parsed {
-        if !m.groups.contains_key(&t.file.group) {
-            cx.at(
-                &t.source,
-                &root.key("group"),
-                format!(
-                    "group `{}` is not declared in {}{}",
-                    t.file.group,
-                    msrc.path.display(),
-                    did_you_mean(&t.file.group, group_names.iter().copied())
-                ),
-            );
-        } else if let (Some(g), Some(input)) = (
-            groups.iter().find(|g| g.name == t.file.group),
-            t.input.as_ref().and_then(Schema::as_object),
-        ) {
-            for (p, _, _) in &g.parameters {
-                if input.property(p).is_some() {
-                    cx.at(
-                        &t.source,
-                        &root.key("inputSchema").key("properties").key(p),
+    /// The groups, each with the shared parameters it adds; a group may not share a tool's
+    /// name, or a grant could not tell them apart.
+    fn groups(&self, parameters: &BTreeMap<&str, (Schema, bool)>, cx: &mut Ctxt) -> Vec<Group> {
+        let root = Pointer::root();
+        let mut groups = Vec::new();
+        for (name, g) in self.m.groups.iter() {
+            let mut params = Vec::new();
+            for (i, p) in g.add_parameters.iter().enumerate() {
+                match parameters.get(p.as_str()) {
+                    Some((s, req)) => params.push((p.clone(), s.clone(), *req)),
+                    None if self.m.parameters.contains_key(p) => {}
+                    None => cx.at(
+                        self.msrc,
+                        &root.key("groups").key(name).key("add_parameters").index(i),
                         format!(
-                            "`{p}` is added to every tool of group `{}` by the matrix; do not declare it here too",
-                            g.name
+                            "no parameter named `{p}` is declared in `parameters`{}",
+                            did_you_mean(p, self.m.parameters.keys())
                         ),
-                    );
+                    ),
+                }
+            }
+            groups.push(Group {
+                name: name.to_string(),
+                description: g.description.clone(),
+                parameters: params,
+            });
+        }
+        for g in &self.group_names {
+            if self.by_name.contains_key(*g) {
+                cx.at(
+                    self.msrc,
+                    &root.key("groups").key(g),
+                    format!(
+                        "`{g}` names both a group and a tool; grants could not tell them apart"
+                    ),
+                );
+            }
+        }
+        groups
+    }
+
+    /// Checks each tool file's group: declared in the matrix, and not declaring again a
+    /// parameter the group adds.
+    fn check_group_members(&self, groups: &[Group], cx: &mut Ctxt) {
+        let root = Pointer::root();
+        for t in self.parsed {
+            if !self.m.groups.contains_key(&t.file.group) {
+                cx.at(
+                    &t.source,
+                    &root.key("group"),
+                    format!(
+                        "group `{}` is not declared in {}{}",
+                        t.file.group,
+                        self.msrc.path.display(),
+                        did_you_mean(&t.file.group, self.group_names.iter().copied())
+                    ),
+                );
+            } else if let (Some(g), Some(input)) = (
+                groups.iter().find(|g| g.name == t.file.group),
+                t.input.as_ref().and_then(Schema::as_object),
+            ) {
+                for (p, _, _) in &g.parameters {
+                    if input.property(p).is_some() {
+                        cx.at(
+                            &t.source,
+                            &root.key("inputSchema").key("properties").key(p),
+                            format!(
+                                "`{p}` is added to every tool of group `{}` by the matrix; do not declare it here too",
+                                g.name
+                            ),
+                        );
+                    }
                 }
             }
         }
     }
-    let group_of: BTreeMap<&str, &str> = parsed
-        .iter()
-        .map(|t| (t.file.name.as_str(), t.file.group.as_str()))
-        .collect();
 
-    // A name in always_on or grants is a tool or a group.
-    let check_target = |cx: &mut Ctxt, at: &Pointer, name: &str| -> bool {
-        if by_name.contains_key(name) || m.groups.contains_key(name) {
+    /// Whether a name in `always_on` or `grants` is a tool or a group: an error (with a
+    /// suggestion) unless it is, or unless it names a tool file that is broken.
+    fn is_target(&self, at: &Pointer, name: &str, cx: &mut Ctxt) -> bool {
+        if self.by_name.contains_key(name) || self.m.groups.contains_key(name) {
             return true;
         }
-        if broken.contains(name) {
+        if self.broken.contains(name) {
             return false;
         }
-        let candidates = tool_names.iter().chain(group_names.iter()).copied();
+        let candidates = self
+            .tool_names
+            .iter()
+            .chain(self.group_names.iter())
+            .copied();
         cx.at(
-            msrc,
+            self.msrc,
             at,
             format!(
                 "no tool file or group is named `{name}`{}",
@@ -847,72 +1036,141 @@ fn build(
             ),
         );
         false
-    };
-
-    let mut always_on: BTreeSet<&str> = BTreeSet::new();
-    for (i, name) in m.always_on.iter().enumerate() {
-        if check_target(cx, &root.key("always_on").index(i), name) {
-            if m.groups.contains_key(name) {
-                always_on.extend(
-                    group_of
-                        .iter()
-                        .filter(|(_, g)| **g == name.as_str())
-                        .map(|(t, _)| *t),
-                );
-            } else {
-                always_on.insert(name);
-            }
-        }
     }
 
-    let mut grant_rows: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    for (name, who) in m.grants.iter() {
-        let at = root.key("grants").key(name);
-        if !check_target(cx, &at, name) {
-            continue;
+    /// The tools every session sees: those `always_on` names, and every tool of a group it
+    /// names.
+    fn always_on(&self, cx: &mut Ctxt) -> BTreeSet<&'a str> {
+        let group_of: BTreeMap<&str, &str> = self
+            .parsed
+            .iter()
+            .map(|t| (t.file.name.as_str(), t.file.group.as_str()))
+            .collect();
+        let mut always_on: BTreeSet<&str> = BTreeSet::new();
+        for (i, name) in self.m.always_on.iter().enumerate() {
+            if self.is_target(&Pointer::root().key("always_on").index(i), name, cx) {
+                if self.m.groups.contains_key(name) {
+                    always_on.extend(
+                        group_of
+                            .iter()
+                            .filter(|(_, g)| **g == name.as_str())
+                            .map(|(t, _)| *t),
+                    );
+                } else {
+                    always_on.insert(name);
+                }
+            }
         }
+        always_on
+    }
+
+    /// Each `grants` row whose name is a tool or a group: the profiles it grants.
+    fn grant_rows(&self, cx: &mut Ctxt) -> GrantRows<'a> {
+        let mut grant_rows = BTreeMap::new();
+        for (name, who) in self.m.grants.iter() {
+            let at = Pointer::root().key("grants").key(name);
+            if !self.is_target(&at, name, cx) {
+                continue;
+            }
+            grant_rows.insert(name, self.grant_row(name, who, &at, cx));
+        }
+        grant_rows
+    }
+
+    /// One row's profiles, each known and listed once (`*` alone: every profile), in declared
+    /// profile order whatever order the row uses.
+    fn grant_row(&self, name: &str, who: &[String], at: &Pointer, cx: &mut Ctxt) -> Vec<String> {
         let mut row = Vec::new();
         for (i, p) in who.iter().enumerate() {
             if p == "*" {
                 if who.len() > 1 {
                     cx.at(
-                        msrc,
+                        self.msrc,
                         &at.index(i),
                         "`*` already means every profile; list nothing beside it",
                     );
                 }
-                row = profile_names.iter().map(|s| s.to_string()).collect();
+                row = self.profile_names.iter().map(|s| s.to_string()).collect();
                 break;
             }
-            if !known_profile(cx, msrc, &at.index(i), m, p) {
+            if !known_profile(cx, self.msrc, &at.index(i), self.m, p) {
             } else if row.contains(p) {
-                cx.at(msrc, &at.index(i), format!("profile `{p}` is listed twice"));
+                cx.at(
+                    self.msrc,
+                    &at.index(i),
+                    format!("profile `{p}` is listed twice"),
+                );
             } else {
                 row.push(p.clone());
             }
         }
         if who.is_empty() {
             cx.at(
-                msrc,
-                &at,
+                self.msrc,
+                at,
                 format!("grants `{name}` to no profile; remove the row or name the profiles"),
             );
         }
-        // Keep declared profile order, whatever order the row uses.
-        row.sort_by_key(|p| profile_names.iter().position(|q| q == p));
-        grant_rows.insert(name, row);
+        row.sort_by_key(|p| self.profile_names.iter().position(|q| q == p));
+        row
     }
 
-    // Build every tool.
-    let mut tools = Vec::new();
-    for (name, files) in by_name {
-        let first = &parsed[files[0]];
+    /// Builds one tool from its files: its group, who sees it, its variants and which
+    /// profile gets which, its former names.
+    fn tool(
+        &self,
+        name: &str,
+        files: &[usize],
+        always_on: &BTreeSet<&str>,
+        grants: &GrantRows<'_>,
+        cx: &mut Ctxt,
+    ) -> Tool {
+        let first = &self.parsed[files[0]];
+        let group = self.tool_group(name, files, cx);
+        let access = self.tool_access(name, &group, first, always_on, grants, cx);
+        let seeing: Vec<&str> = match &access {
+            Access::AlwaysOn => self.profile_names.clone(),
+            Access::Profiles(ps) => ps.iter().map(String::as_str).collect(),
+        };
+        let mut ordered: Vec<usize> = files.to_vec();
+        ordered.sort_by(|a, b| {
+            self.parsed[*a]
+                .file
+                .variant
+                .cmp(&self.parsed[*b].file.variant)
+        });
+        ordered.dedup_by(|a, b| self.parsed[*a].file.variant == self.parsed[*b].file.variant);
+        let variants = self.variants(&ordered, cx);
+        let variant_for = self.variant_for(name, first, &ordered, &variants, &seeing, cx);
+        if matches!(access, Access::AlwaysOn) && first.file.variant.is_some() {
+            cx.at(
+                self.msrc,
+                &Pointer::root().key("variants").key(name),
+                format!("`{name}` is always on, so the fail-closed session needs one schema for it; an always-on tool cannot have variants"),
+            );
+        }
+        let (formerly, formerly_set) = self.tool_formerly(files, cx);
+        Tool {
+            name: name.to_string(),
+            group,
+            access,
+            variants,
+            variant_for,
+            restrictions: BTreeMap::new(),
+            formerly,
+            formerly_set,
+        }
+    }
+
+    /// The tool's group, that of its first file: every other file must name the same one.
+    fn tool_group(&self, name: &str, files: &[usize], cx: &mut Ctxt) -> String {
+        let first = &self.parsed[files[0]];
         let group = first.file.group.clone();
         for &i in files {
-            if parsed[i].file.group != group {
+            if self.parsed[i].file.group != group {
                 cx.at(
-                    &parsed[i].source,
-                    &root.key("group"),
+                    &self.parsed[i].source,
+                    &Pointer::root().key("group"),
                     format!(
                         "all files of tool `{name}` must name the same group; {} says `{group}`",
                         first.source.path.display()
@@ -920,48 +1178,59 @@ fn build(
                 );
             }
         }
-        let access = if always_on.contains(name.as_str()) {
-            if grant_rows.contains_key(name.as_str()) {
+        group
+    }
+
+    /// Who sees the tool: always on, else its own grants row, else its group's; a tool
+    /// granted to no one is an error (fail closed: no profile gets it).
+    fn tool_access(
+        &self,
+        name: &str,
+        group: &str,
+        first: &ParsedTool,
+        always_on: &BTreeSet<&str>,
+        grants: &GrantRows<'_>,
+        cx: &mut Ctxt,
+    ) -> Access {
+        if always_on.contains(name) {
+            if grants.contains_key(name) {
                 cx.at(
-                    msrc,
-                    &root.key("grants").key(name),
+                    self.msrc,
+                    &Pointer::root().key("grants").key(name),
                     format!("`{name}` is always on; a grants row for it has no effect"),
                 );
             }
             Access::AlwaysOn
-        } else if let Some(row) = grant_rows.get(name.as_str()) {
+        } else if let Some(row) = grants.get(name) {
             Access::Profiles(row.clone())
-        } else if let Some(row) = grant_rows.get(group.as_str()) {
+        } else if let Some(row) = grants.get(group) {
             Access::Profiles(row.clone())
         } else {
             cx.at(
                 &first.source,
-                &root.key("name"),
+                &Pointer::root().key("name"),
                 format!(
                     "tool `{name}` is granted to no profile: add a row for it or for group `{group}` to `grants` in {}, or list it in `always_on`",
-                    msrc.path.display()
+                    self.msrc.path.display()
                 ),
             );
             Access::Profiles(Vec::new())
-        };
-        let seeing: Vec<&str> = match &access {
-            Access::AlwaysOn => profile_names.clone(),
-            Access::Profiles(ps) => ps.iter().map(String::as_str).collect(),
-        };
+        }
+    }
 
-        let mut variants: Vec<Variant> = Vec::new();
-        let mut ordered: Vec<usize> = files.clone();
-        ordered.sort_by(|a, b| parsed[*a].file.variant.cmp(&parsed[*b].file.variant));
-        ordered.dedup_by(|a, b| parsed[*a].file.variant == parsed[*b].file.variant);
-        for &i in &ordered {
-            let t = &parsed[i];
+    /// The tool's variants, one per distinct file in `ordered` (sorted by variant name); a
+    /// file whose input schema did not parse is left out (its error is recorded).
+    fn variants(&self, ordered: &[usize], cx: &mut Ctxt) -> Vec<Variant> {
+        let mut variants = Vec::new();
+        for &i in ordered {
+            let t = &self.parsed[i];
             let Some(input) = t.input.clone() else {
                 continue;
             };
             let (ff, fv) = check_formerly(t, &input, cx);
             variants.push(Variant {
                 name: t.file.variant.clone(),
-                file: t.source.path.strip_prefix(display).map_or_else(
+                file: t.source.path.strip_prefix(self.display).map_or_else(
                     |_| t.source.path.display().to_string(),
                     |p| p.to_string_lossy().replace('\\', "/"),
                 ),
@@ -976,222 +1245,286 @@ fn build(
                 formerly_values: fv,
             });
         }
-        let has_variants = first.file.variant.is_some();
-        let mut variant_for = BTreeMap::new();
-        let vat = root.key("variants").key(name);
-        match (has_variants, m.variants.get(name)) {
+        variants
+    }
+
+    /// Which variant each profile gets: a tool has variant files exactly when `variants` has
+    /// a row for it.
+    fn variant_for(
+        &self,
+        name: &str,
+        first: &ParsedTool,
+        ordered: &[usize],
+        variants: &[Variant],
+        seeing: &[&str],
+        cx: &mut Ctxt,
+    ) -> BTreeMap<String, usize> {
+        let vat = Pointer::root().key("variants").key(name);
+        match (first.file.variant.is_some(), self.m.variants.get(name)) {
             (false, None) => {}
             (false, Some(_)) => cx.at(
-                msrc,
+                self.msrc,
                 &vat,
                 format!("tool `{name}` has no variant files (tools/{name}.<variant>.json)"),
             ),
             (true, None) => cx.at(
                 &first.source,
-                &root.key("variant"),
+                &Pointer::root().key("variant"),
                 format!(
                     "tool `{name}` has variant files, but `variants` in {} does not say which profile gets which",
-                    msrc.path.display()
+                    self.msrc.path.display()
                 ),
             ),
             (true, Some(map)) => {
-                let names: Vec<&str> = ordered
-                    .iter()
-                    .filter_map(|&i| parsed[i].file.variant.as_deref())
-                    .collect();
-                for (profile, variant) in map.iter() {
-                    let at = vat.key(profile);
-                    if !known_profile(cx, msrc, &at, m, profile) {
-                        continue;
-                    }
-                    if !seeing.contains(&profile) {
-                        cx.at(
-                            msrc,
-                            &at,
-                            format!("profile `{profile}` is not granted `{name}`, so it needs no variant"),
-                        );
-                        continue;
-                    }
-                    match variants.iter().position(|v| v.name.as_deref() == Some(variant)) {
-                        Some(ix) => {
-                            variant_for.insert(profile.to_string(), ix);
-                        }
-                        None if names.contains(&variant.as_str()) || broken.contains(name) => {}
-                        None => cx.at(
-                            msrc,
-                            &at,
-                            format!(
-                                "tool `{name}` has no variant `{variant}` (no file tools/{name}.{variant}.json){}",
-                                did_you_mean(variant, names.iter().copied())
-                            ),
-                        ),
-                    }
-                }
-                for p in &seeing {
-                    if !map.contains_key(p) {
-                        cx.at(
-                            msrc,
-                            &vat,
-                            format!("profile `{p}` sees `{name}` but is given no variant of it"),
-                        );
-                    }
-                }
-                for v in &names {
-                    if !map.iter().any(|(_, x)| x == v) {
-                        cx.at(
-                            msrc,
-                            &vat,
-                            format!("variant `{v}` of `{name}` is given to no profile (tools/{name}.{v}.json is unused)"),
-                        );
-                    }
-                }
+                return self.assign_variants(name, map, ordered, variants, seeing, cx);
             }
         }
-        if matches!(access, Access::AlwaysOn) && has_variants {
-            cx.at(
-                msrc,
-                &vat,
-                format!("`{name}` is always on, so the fail-closed session needs one schema for it; an always-on tool cannot have variants"),
-            );
-        }
+        BTreeMap::new()
+    }
 
+    /// A tool's `variants` row checked: each profile known, seeing the tool and given a
+    /// variant that has a file; every profile that sees it given one; every file given out.
+    fn assign_variants(
+        &self,
+        name: &str,
+        map: &OrderedMap<String>,
+        ordered: &[usize],
+        variants: &[Variant],
+        seeing: &[&str],
+        cx: &mut Ctxt,
+    ) -> BTreeMap<String, usize> {
+        let vat = Pointer::root().key("variants").key(name);
+        let mut variant_for = BTreeMap::new();
+        let names: Vec<&str> = ordered
+            .iter()
+            .filter_map(|&i| self.parsed[i].file.variant.as_deref())
+            .collect();
+        for (profile, variant) in map.iter() {
+            let at = vat.key(profile);
+            if !known_profile(cx, self.msrc, &at, self.m, profile) {
+                continue;
+            }
+            if !seeing.contains(&profile) {
+                cx.at(
+                    self.msrc,
+                    &at,
+                    format!("profile `{profile}` is not granted `{name}`, so it needs no variant"),
+                );
+                continue;
+            }
+            match variants.iter().position(|v| v.name.as_deref() == Some(variant)) {
+                Some(ix) => {
+                    variant_for.insert(profile.to_string(), ix);
+                }
+                None if names.contains(&variant.as_str()) || self.broken.contains(name) => {}
+                None => cx.at(
+                    self.msrc,
+                    &at,
+                    format!(
+                        "tool `{name}` has no variant `{variant}` (no file tools/{name}.{variant}.json){}",
+                        did_you_mean(variant, names.iter().copied())
+                    ),
+                ),
+            }
+        }
+        for p in seeing {
+            if !map.contains_key(p) {
+                cx.at(
+                    self.msrc,
+                    &vat,
+                    format!("profile `{p}` sees `{name}` but is given no variant of it"),
+                );
+            }
+        }
+        for v in &names {
+            if !map.iter().any(|(_, x)| x == v) {
+                cx.at(
+                    self.msrc,
+                    &vat,
+                    format!("variant `{v}` of `{name}` is given to no profile (tools/{name}.{v}.json is unused)"),
+                );
+            }
+        }
+        variant_for
+    }
+
+    /// The tool's former names from all its files, sorted (none the name of a current tool),
+    /// and those whose calls by the new name set fields.
+    fn tool_formerly(&self, files: &[usize], cx: &mut Ctxt) -> (Vec<String>, FormerSets) {
         let mut formerly: Vec<String> = Vec::new();
         let mut formerly_set: FormerSets = Vec::new();
         for &i in files {
-            if let Some(f) = &parsed[i].file.formerly {
-                for former in &f.names {
-                    let n = &former.name().to_string();
-                    let set = former.set_literals();
-                    if !set.is_empty() && !formerly_set.iter().any(|(o, _)| o == n) {
-                        formerly_set.push((n.clone(), set));
-                    }
-                    if by_name.contains_key(n) {
-                        cx.at(
-                            &parsed[i].source,
-                            &root.key("formerly").key("names"),
-                            format!("former name `{n}` is the name of a current tool"),
-                        );
-                    } else if !formerly.contains(n) {
-                        formerly.push(n.clone());
-                    }
+            let Some(f) = &self.parsed[i].file.formerly else {
+                continue;
+            };
+            for former in &f.names {
+                let n = &former.name().to_string();
+                let set = former.set_literals();
+                if !set.is_empty() && !formerly_set.iter().any(|(o, _)| o == n) {
+                    formerly_set.push((n.clone(), set));
+                }
+                if self.by_name.contains_key(n) {
+                    cx.at(
+                        &self.parsed[i].source,
+                        &Pointer::root().key("formerly").key("names"),
+                        format!("former name `{n}` is the name of a current tool"),
+                    );
+                } else if !formerly.contains(n) {
+                    formerly.push(n.clone());
                 }
             }
         }
         formerly.sort();
-
-        tools.push(Tool {
-            name: name.clone(),
-            group,
-            access,
-            variants,
-            variant_for,
-            restrictions: BTreeMap::new(),
-            formerly,
-            formerly_set,
-        });
+        (formerly, formerly_set)
     }
 
-    for (tool, per_profile) in m.restrictions.iter() {
-        let at_tool = root.key("restrictions").key(tool);
-        let Some(t) = tools.iter_mut().find(|t| t.name == tool) else {
-            if broken.contains(tool) {
+    /// Applies `restrictions`: per tool and profile, the only values a top-level string
+    /// field takes. An always-on tool cannot be restricted (the fail-closed session needs
+    /// its one schema).
+    fn restrictions(&self, tools: &mut [Tool], cx: &mut Ctxt) {
+        for (tool, per_profile) in self.m.restrictions.iter() {
+            let at_tool = Pointer::root().key("restrictions").key(tool);
+            let Some(t) = tools.iter_mut().find(|t| t.name == tool) else {
+                if self.broken.contains(tool) {
+                    continue;
+                }
+                cx.at(
+                    self.msrc,
+                    &at_tool,
+                    format!(
+                        "no tool named `{tool}`{}",
+                        did_you_mean(tool, self.tool_names.iter().copied())
+                    ),
+                );
+                continue;
+            };
+            if t.access == Access::AlwaysOn {
+                cx.at(
+                    self.msrc,
+                    &at_tool,
+                    format!("`{tool}` is always on; the fail-closed session needs its one schema, so it cannot be restricted"),
+                );
                 continue;
             }
+            for (profile, fields) in per_profile.iter() {
+                let cell = self.restriction_cell(t, profile, fields, &at_tool.key(profile), cx);
+                if !cell.is_empty() {
+                    t.restrictions.insert(profile.to_string(), cell);
+                }
+            }
+        }
+    }
+
+    /// One profile's restricted fields of tool `t`, those that hold (the profile known and
+    /// granted the tool, each field checked by [`Passes::restricted_field`]).
+    fn restriction_cell(
+        &self,
+        t: &Tool,
+        profile: &str,
+        fields: &OrderedMap<Vec<String>>,
+        at: &Pointer,
+        cx: &mut Ctxt,
+    ) -> NameLists {
+        let sees = matches!(&t.access, Access::Profiles(ps) if ps.iter().any(|p| p == profile));
+        if !known_profile(cx, self.msrc, at, self.m, profile) {
+            return Vec::new();
+        }
+        if !sees {
             cx.at(
-                msrc,
-                &at_tool,
+                self.msrc,
+                at,
                 format!(
-                    "no tool named `{tool}`{}",
-                    did_you_mean(tool, tool_names.iter().copied())
+                    "profile `{profile}` is not granted `{}`, so there is nothing to restrict",
+                    t.name
                 ),
             );
-            continue;
+            return Vec::new();
+        }
+        let variant = match t.variant_for.get(profile) {
+            Some(&ix) => t.variants.get(ix),
+            None => t.variants.first(),
         };
-        if t.access == Access::AlwaysOn {
-            cx.at(
-                msrc,
-                &at_tool,
-                format!("`{tool}` is always on; the fail-closed session needs its one schema, so it cannot be restricted"),
-            );
-            continue;
-        }
-        for (profile, fields) in per_profile.iter() {
-            let at = at_tool.key(profile);
-            let sees = matches!(&t.access, Access::Profiles(ps) if ps.iter().any(|p| p == profile));
-            if !known_profile(cx, msrc, &at, m, profile) {
-                continue;
-            }
-            if !sees {
-                cx.at(msrc, &at, format!("profile `{profile}` is not granted `{tool}`, so there is nothing to restrict"));
-                continue;
-            }
-            let variant = match t.variant_for.get(profile) {
-                Some(&ix) => t.variants.get(ix),
-                None => t.variants.first(),
-            };
-            let Some(schema) = variant.and_then(|v| v.input.as_object()) else {
-                continue;
-            };
-            let mut cell = Vec::new();
-            for (field, allowed) in fields.iter() {
-                let fat = at.key(field);
-                let Some(prop) = schema.property(field) else {
-                    let names: Vec<&str> =
-                        schema.properties.iter().map(|(n, _)| n.as_str()).collect();
-                    cx.at(
-                        msrc,
-                        &fat,
-                        format!(
-                            "`{tool}` has no top-level field `{field}`{}",
-                            did_you_mean(field, names)
-                        ),
-                    );
-                    continue;
-                };
-                if !matches!(prop.kind, Kind::String(_)) {
-                    cx.at(
-                        msrc,
-                        &fat,
-                        format!(
-                            "`{tool}.{field}` is {}, but a restriction lists string values",
-                            prop.type_name()
-                        ),
-                    );
-                    continue;
-                }
-                if allowed.is_empty() {
-                    cx.at(msrc, &fat, "a restriction must allow at least one value");
-                    continue;
-                }
-                let mut ok = true;
-                if let Some(values) = prop.enum_values() {
-                    for (i, v) in allowed.iter().enumerate() {
-                        if !values.contains(v) {
-                            cx.at(
-                                msrc,
-                                &fat.index(i),
-                                format!(
-                                    "\"{v}\" is not a value of `{tool}.{field}` (its enum: {}){}",
-                                    values.join(", "),
-                                    did_you_mean(v, values.iter().map(String::as_str))
-                                ),
-                            );
-                            ok = false;
-                        }
-                    }
-                }
-                if ok {
-                    cell.push((field.to_string(), allowed.clone()));
-                }
-            }
-            if !cell.is_empty() {
-                t.restrictions.insert(profile.to_string(), cell);
+        let Some(schema) = variant.and_then(|v| v.input.as_object()) else {
+            return Vec::new();
+        };
+        let mut cell = Vec::new();
+        for (field, allowed) in fields.iter() {
+            if self.restricted_field(&t.name, schema, field, allowed, &at.key(field), cx) {
+                cell.push((field.to_string(), allowed.clone()));
             }
         }
+        cell
     }
 
-    if m.selector.combine {
-        for t in &tools {
+    /// Whether a restriction of `tool.field` to `allowed` holds: a top-level string field,
+    /// at least one value, each a value of its enum if it has one.
+    fn restricted_field(
+        &self,
+        tool: &str,
+        schema: &ObjectRules,
+        field: &str,
+        allowed: &[String],
+        fat: &Pointer,
+        cx: &mut Ctxt,
+    ) -> bool {
+        let Some(prop) = schema.property(field) else {
+            let names: Vec<&str> = schema.properties.iter().map(|(n, _)| n.as_str()).collect();
+            cx.at(
+                self.msrc,
+                fat,
+                format!(
+                    "`{tool}` has no top-level field `{field}`{}",
+                    did_you_mean(field, names)
+                ),
+            );
+            return false;
+        };
+        if !matches!(prop.kind, Kind::String(_)) {
+            cx.at(
+                self.msrc,
+                fat,
+                format!(
+                    "`{tool}.{field}` is {}, but a restriction lists string values",
+                    prop.type_name()
+                ),
+            );
+            return false;
+        }
+        if allowed.is_empty() {
+            cx.at(
+                self.msrc,
+                fat,
+                "a restriction must allow at least one value",
+            );
+            return false;
+        }
+        let mut ok = true;
+        if let Some(values) = prop.enum_values() {
+            for (i, v) in allowed.iter().enumerate() {
+                if !values.contains(v) {
+                    cx.at(
+                        self.msrc,
+                        &fat.index(i),
+                        format!(
+                            "\"{v}\" is not a value of `{tool}.{field}` (its enum: {}){}",
+                            values.join(", "),
+                            did_you_mean(v, values.iter().map(String::as_str))
+                        ),
+                    );
+                    ok = false;
+                }
+            }
+        }
+        ok
+    }
+
+    /// With a combining selector, no tool may have a schema per profile: a combined
+    /// session could not pick one.
+    fn check_combine(&self, tools: &[Tool], cx: &mut Ctxt) {
+        if !self.m.selector.combine {
+            return;
+        }
+        for t in tools {
             if t.variants.len() > 1 || !t.restrictions.is_empty() {
                 let first = t
                     .variants
@@ -1199,8 +1532,8 @@ fn build(
                     .map(|v| v.file.clone())
                     .unwrap_or_default();
                 cx.at(
-                    msrc,
-                    &root.key("selector").key("combine"),
+                    self.msrc,
+                    &Pointer::root().key("selector").key("combine"),
                     format!(
                         "the selector combines profiles, but `{}` ({first}) has a different schema per profile; a combined session could not pick one",
                         t.name
@@ -1209,22 +1542,9 @@ fn build(
             }
         }
     }
-
-    read.sort();
-    Catalog {
-        name: m.catalog.clone(),
-        description: m.description.clone(),
-        selector: m.selector.clone(),
-        profiles,
-        groups,
-        tools,
-        sources: read,
-        schemas: m.schemas,
-        assert_formats: m.assert_formats,
-        warnings: Vec::new(),
-    }
 }
 
+/// A variant's former field names and former enum values, as [`check_formerly`] keeps them.
 type FormerlyParts = (NameLists, ValueRenames);
 
 /// Records an error unless `name` is a profile the matrix declares; says whether it is.
@@ -1249,40 +1569,56 @@ fn known_profile(
     false
 }
 
+/// Checks a tool file's `formerly` against its current input schema (`input`): what it
+/// keeps of the former field names and values, each naming something that exists.
 fn check_formerly(t: &ParsedTool, input: &Schema, cx: &mut Ctxt) -> FormerlyParts {
-    let mut fields = Vec::new();
-    let mut values = Vec::new();
     let Some(f) = &t.file.formerly else {
-        return (fields, values);
+        return (Vec::new(), Vec::new());
     };
     let Some(obj) = input.as_object() else {
-        return (fields, values);
+        return (Vec::new(), Vec::new());
     };
-    let root = Pointer::root().key("formerly");
-    let names: Vec<&str> = obj.properties.iter().map(|(n, _)| n.as_str()).collect();
+    check_former_sets(t, f, obj, cx);
+    (former_fields(t, f, obj, cx), former_values(t, f, obj, cx))
+}
+
+/// The names of the top-level fields of `obj`, for suggestions.
+fn field_names(obj: &ObjectRules) -> Vec<&str> {
+    obj.properties.iter().map(|(n, _)| n.as_str()).collect()
+}
+
+/// Checks that each field a former name's call sets is a current field of the tool.
+fn check_former_sets(t: &ParsedTool, f: &Formerly, obj: &ObjectRules, cx: &mut Ctxt) {
+    let at = Pointer::root().key("formerly").key("names");
     for (i, former) in f.names.iter().enumerate() {
         for (field, _) in former.set_literals() {
             if obj.property(&field).is_none() {
                 cx.at(
                     &t.source,
-                    &root.key("names").index(i).key("set").key(&field),
+                    &at.index(i).key("set").key(&field),
                     format!(
                         "`{field}` is not a current field of this tool{}",
-                        did_you_mean(&field, names.iter().copied())
+                        did_you_mean(&field, field_names(obj))
                     ),
                 );
             }
         }
     }
+}
+
+/// The former names of current fields (`formerly.fields`): each field current, none of its
+/// former names still one.
+fn former_fields(t: &ParsedTool, f: &Formerly, obj: &ObjectRules, cx: &mut Ctxt) -> NameLists {
+    let mut fields = Vec::new();
     for (field, old) in f.fields.iter() {
-        let at = root.key("fields").key(field);
+        let at = Pointer::root().key("formerly").key("fields").key(field);
         if obj.property(field).is_none() {
             cx.at(
                 &t.source,
                 &at,
                 format!(
                     "`{field}` is not a current field of this tool{}",
-                    did_you_mean(field, names.iter().copied())
+                    did_you_mean(field, field_names(obj))
                 ),
             );
             continue;
@@ -1298,8 +1634,15 @@ fn check_formerly(t: &ParsedTool, input: &Schema, cx: &mut Ctxt) -> FormerlyPart
         }
         fields.push((field.to_string(), old.clone()));
     }
+    fields
+}
+
+/// The former values of current enum fields (`formerly.values`): each field a current enum,
+/// each value one of its values, none of the former values still one.
+fn former_values(t: &ParsedTool, f: &Formerly, obj: &ObjectRules, cx: &mut Ctxt) -> ValueRenames {
+    let mut values = Vec::new();
     for (field, per_value) in f.values.iter() {
-        let at = root.key("values").key(field);
+        let at = Pointer::root().key("formerly").key("values").key(field);
         let Some(current) = obj.property(field).and_then(Schema::enum_values) else {
             cx.at(
                 &t.source,
@@ -1334,5 +1677,5 @@ fn check_formerly(t: &ParsedTool, input: &Schema, cx: &mut Ctxt) -> FormerlyPart
         }
         values.push((field.to_string(), list));
     }
-    (fields, values)
+    values
 }

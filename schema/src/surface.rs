@@ -264,77 +264,7 @@ impl Surface {
             ),
         );
         m.insert("fail_closed", strings(&self.fail_closed));
-        let tools = self
-            .tools
-            .iter()
-            .map(|t| {
-                let mut o = Map::new();
-                o.insert("name", Value::str(t.name.clone()));
-                if let Some(g) = &t.group {
-                    o.insert("group", Value::str(g.clone()));
-                }
-                o.insert("always_on", Value::Bool(t.always_on));
-                if !t.formerly.is_empty() {
-                    let names = t
-                        .formerly
-                        .iter()
-                        .map(|old| match t.formerly_set.iter().find(|(o, _)| o == old) {
-                            None => Value::str(old.clone()),
-                            Some((_, set)) => {
-                                let mut so = Map::new();
-                                for (field, json) in set {
-                                    let v = serde_json::from_str::<serde_json::Value>(json)
-                                        .map(|v| Value::from_serde(&v))
-                                        .unwrap_or(Value::Null);
-                                    so.insert(field.clone(), v);
-                                }
-                                let mut fo = Map::new();
-                                fo.insert("name", Value::str(old.clone()));
-                                fo.insert("set", Value::Object(so));
-                                Value::Object(fo)
-                            }
-                        })
-                        .collect();
-                    o.insert("formerly", Value::Array(names));
-                }
-                let entries = t
-                    .entries
-                    .iter()
-                    .map(|e| {
-                        let mut eo = Map::new();
-                        eo.insert("profiles", strings(&e.profiles));
-                        if let Some(v) = &e.variant {
-                            eo.insert("variant", Value::str(v.clone()));
-                        }
-                        if !e.restricted.is_empty() {
-                            eo.insert("restricted", name_lists(&e.restricted));
-                        }
-                        if let Some(t) = &e.title {
-                            eo.insert("title", Value::str(t.clone()));
-                        }
-                        eo.insert("description", Value::str(e.description.clone()));
-                        for key in [
-                            "inputSchema",
-                            "outputSchema",
-                            "annotations",
-                            "icons",
-                            "_meta",
-                            "execution",
-                        ] {
-                            if let Some(v) = e.served.get(key) {
-                                eo.insert(key, v.clone());
-                            }
-                        }
-                        if !e.formerly_fields.is_empty() || !e.formerly_values.is_empty() {
-                            eo.insert("formerly", formerly_json(e));
-                        }
-                        Value::Object(eo)
-                    })
-                    .collect();
-                o.insert("entries", Value::Array(entries));
-                Value::Object(o)
-            })
-            .collect();
+        let tools = self.tools.iter().map(manifest_tool_json).collect();
         m.insert("tools", Value::Array(tools));
         Value::Object(m)
     }
@@ -465,6 +395,9 @@ fn annotations_json(a: &Annotations) -> Value {
         if let Some(b) = v {
             o.insert(key, Value::Bool(b));
         }
+    }
+    for (key, v) in &a.other {
+        o.insert(key.clone(), v.clone());
     }
     Value::Object(o)
 }
@@ -714,6 +647,81 @@ pub fn variant_input(catalog: &Catalog, tool: &Tool, index: usize) -> Option<Sch
     Some(schema)
 }
 
+/// A tool in the manifest: its name, group, whether always on, former names, entries.
+fn manifest_tool_json(t: &SurfaceTool) -> Value {
+    let mut o = Map::new();
+    o.insert("name", Value::str(t.name.clone()));
+    if let Some(g) = &t.group {
+        o.insert("group", Value::str(g.clone()));
+    }
+    o.insert("always_on", Value::Bool(t.always_on));
+    if !t.formerly.is_empty() {
+        o.insert("formerly", former_names_json(t));
+    }
+    let entries = t.entries.iter().map(manifest_entry_json).collect();
+    o.insert("entries", Value::Array(entries));
+    Value::Object(o)
+}
+
+/// A tool's former names as the tool files write them: a name, or `{"name", "set"}` for
+/// one whose calls by the new name set fields.
+fn former_names_json(t: &SurfaceTool) -> Value {
+    let names = t
+        .formerly
+        .iter()
+        .map(|old| match t.formerly_set.iter().find(|(o, _)| o == old) {
+            None => Value::str(old.clone()),
+            Some((_, set)) => {
+                let mut so = Map::new();
+                for (field, json) in set {
+                    let v = serde_json::from_str::<serde_json::Value>(json)
+                        .map(|v| Value::from_serde(&v))
+                        .unwrap_or(Value::Null);
+                    so.insert(field.clone(), v);
+                }
+                let mut fo = Map::new();
+                fo.insert("name", Value::str(old.clone()));
+                fo.insert("set", Value::Object(so));
+                Value::Object(fo)
+            }
+        })
+        .collect();
+    Value::Array(names)
+}
+
+/// One entry of a manifest tool: who receives it, which variant and restriction, and the
+/// MCP Tool keys it is served with.
+fn manifest_entry_json(e: &Entry) -> Value {
+    let mut eo = Map::new();
+    eo.insert("profiles", strings(&e.profiles));
+    if let Some(v) = &e.variant {
+        eo.insert("variant", Value::str(v.clone()));
+    }
+    if !e.restricted.is_empty() {
+        eo.insert("restricted", name_lists(&e.restricted));
+    }
+    if let Some(t) = &e.title {
+        eo.insert("title", Value::str(t.clone()));
+    }
+    eo.insert("description", Value::str(e.description.clone()));
+    for key in [
+        "inputSchema",
+        "outputSchema",
+        "annotations",
+        "icons",
+        "_meta",
+        "execution",
+    ] {
+        if let Some(v) = e.served.get(key) {
+            eo.insert(key, v.clone());
+        }
+    }
+    if !e.formerly_fields.is_empty() || !e.formerly_values.is_empty() {
+        eo.insert("formerly", formerly_json(e));
+    }
+    Value::Object(eo)
+}
+
 /// Narrows the top-level string fields of a restricted cell to the values allowed.
 fn restrict(obj: &mut crate::model::ObjectRules, cells: &NameLists) {
     for (field, allowed) in cells {
@@ -740,6 +748,9 @@ fn restrict(obj: &mut crate::model::ObjectRules, cells: &NameLists) {
     }
 }
 
+/// A tool's surface: one entry per distinct schema (variant and restricted cell) with the
+/// profiles served it, or for an always-on tool of a catalog without profiles, its one
+/// schema for the fail-closed session.
 fn surface_tool(catalog: &Catalog, tool: &Tool) -> SurfaceTool {
     let mut entries: Vec<(usize, NameLists, Entry)> = Vec::new();
     for profile in catalog.profiles_of(tool) {
@@ -754,50 +765,17 @@ fn surface_tool(catalog: &Catalog, tool: &Tool) -> SurfaceTool {
             e.profiles.push(profile.to_string());
             continue;
         }
-        let variant = &tool.variants[index];
-        let served = served_object(catalog, tool, index, &schema, Some(&restricted));
-        entries.push((
-            index,
-            restricted.clone(),
-            Entry {
-                profiles: vec![profile.to_string()],
-                variant: variant.name.clone(),
-                restricted,
-                description: variant.description.clone(),
-                title: variant.title.clone(),
-                served,
-                input_schema: schema,
-                output_schema: variant.output.clone(),
-                annotations: variant.annotations.clone(),
-                formerly_fields: variant.formerly_fields.clone(),
-                formerly_values: variant.formerly_values.clone(),
-            },
-        ));
+        let mut entry = variant_entry(catalog, tool, index, schema, Some(&restricted));
+        entry.profiles.push(profile.to_string());
+        entries.push((index, restricted, entry));
     }
     if entries.is_empty()
         && tool.access == Access::AlwaysOn
         && let Some((index, schema)) = effective_schema(catalog, tool, None)
     {
         // A catalog may have no profile at all; the fail-closed session still needs a schema.
-        let variant = &tool.variants[index];
-        let served = served_object(catalog, tool, index, &schema, None);
-        entries.push((
-            index,
-            Vec::new(),
-            Entry {
-                profiles: Vec::new(),
-                variant: variant.name.clone(),
-                restricted: Vec::new(),
-                description: variant.description.clone(),
-                title: variant.title.clone(),
-                served,
-                input_schema: schema,
-                output_schema: variant.output.clone(),
-                annotations: variant.annotations.clone(),
-                formerly_fields: variant.formerly_fields.clone(),
-                formerly_values: variant.formerly_values.clone(),
-            },
-        ));
+        let entry = variant_entry(catalog, tool, index, schema, None);
+        entries.push((index, Vec::new(), entry));
     }
     SurfaceTool {
         name: tool.name.clone(),
@@ -806,6 +784,32 @@ fn surface_tool(catalog: &Catalog, tool: &Tool) -> SurfaceTool {
         formerly: tool.formerly.clone(),
         formerly_set: tool.formerly_set.clone(),
         entries: entries.into_iter().map(|(_, _, e)| e).collect(),
+    }
+}
+
+/// The entry serving variant `index` of `tool` as `schema` (its effective input schema),
+/// narrowed to `restricted` if given; its profiles are for the caller to add.
+fn variant_entry(
+    catalog: &Catalog,
+    tool: &Tool,
+    index: usize,
+    schema: Schema,
+    restricted: Option<&NameLists>,
+) -> Entry {
+    let variant = &tool.variants[index];
+    let served = served_object(catalog, tool, index, &schema, restricted);
+    Entry {
+        profiles: Vec::new(),
+        variant: variant.name.clone(),
+        restricted: restricted.cloned().unwrap_or_default(),
+        description: variant.description.clone(),
+        title: variant.title.clone(),
+        served,
+        input_schema: schema,
+        output_schema: variant.output.clone(),
+        annotations: variant.annotations.clone(),
+        formerly_fields: variant.formerly_fields.clone(),
+        formerly_values: variant.formerly_values.clone(),
     }
 }
 
@@ -881,6 +885,8 @@ struct ManifestFormerly {
     values: crate::files::OrderedMap<crate::files::OrderedMap<Vec<String>>>,
 }
 
+/// Reads a toolgate manifest (what `manifest_json` writes) back into a surface, every
+/// error located: a version this toolgate does not read, unknown profiles, broken schemas.
 fn read_toolgate(source: &SourceText, _value: &Value, cx: &mut Ctxt) -> Option<Surface> {
     let m: ManifestFile = crate::load::parse_json(source, "a toolgate manifest", cx)?;
     if m.format_version != MANIFEST_FORMAT_VERSION {
@@ -901,76 +907,9 @@ fn read_toolgate(source: &SourceText, _value: &Value, cx: &mut Ctxt) -> Option<S
         let mut entries = Vec::new();
         for (ei, e) in t.entries.iter().enumerate() {
             let eat = tat.key("entries").index(ei);
-            for (pi, p) in e.profiles.iter().enumerate() {
-                if !known.contains(&p.as_str()) {
-                    cx.at(
-                        source,
-                        &eat.key("profiles").index(pi),
-                        format!("profile `{p}` is not among the manifest's `profiles`"),
-                    );
-                }
+            if let Some(entry) = read_manifest_entry(source, &t.name, e, &eat, &known, cx) {
+                entries.push(entry);
             }
-            let input =
-                SchemaParser::new(source, &e.input_schema, eat.key("inputSchema"), cx).parse_root();
-            let output = match &e.output_schema {
-                Some(doc) => {
-                    SchemaParser::new(source, doc, eat.key("outputSchema"), cx).parse_root()
-                }
-                None => None,
-            };
-            let Some(input) = input else { continue };
-            let annotations = match &e.annotations {
-                None => None,
-                Some(a) => match serde_json::from_str::<Annotations>(&crate::json::to_compact(a)) {
-                    Ok(a) => Some(a),
-                    Err(err) => {
-                        cx.at(
-                            source,
-                            &eat.key("annotations"),
-                            format!("not MCP tool annotations: {err}"),
-                        );
-                        None
-                    }
-                },
-            };
-            let mut parts = Map::new();
-            if let Some(t) = &e.title {
-                parts.insert("title", Value::str(t.clone()));
-            }
-            parts.insert("inputSchema", e.input_schema.clone());
-            for (key, v) in [
-                ("outputSchema", &e.output_schema),
-                ("annotations", &e.annotations),
-                ("icons", &e.icons),
-                ("_meta", &e.meta),
-                ("execution", &e.execution),
-            ] {
-                if let Some(v) = v {
-                    parts.insert(key, v.clone());
-                }
-            }
-            let f = e.formerly.as_ref();
-            entries.push(Entry {
-                profiles: e.profiles.clone(),
-                variant: e.variant.clone(),
-                restricted: e.restricted.0.clone(),
-                description: e.description.clone(),
-                title: e.title.clone(),
-                served: served_in_mcp_order(&t.name, &e.description, &parts),
-                input_schema: input,
-                output_schema: output,
-                annotations,
-                formerly_fields: f.map(|f| f.fields.0.clone()).unwrap_or_default(),
-                formerly_values: f
-                    .map(|f| {
-                        f.values
-                            .0
-                            .iter()
-                            .map(|(k, v)| (k.clone(), v.0.clone()))
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-            });
         }
         tools.push(SurfaceTool {
             name: t.name.clone(),
@@ -1005,6 +944,90 @@ fn read_toolgate(source: &SourceText, _value: &Value, cx: &mut Ctxt) -> Option<S
         origin: Origin::Full,
         assert_formats: false,
     })
+}
+
+/// One entry of a manifest's tool `tool` (at `eat`): its profiles among the `known` ones,
+/// its schemas parsed (none if its input schema is broken) and annotations read.
+fn read_manifest_entry(
+    source: &SourceText,
+    tool: &str,
+    e: &ManifestEntry,
+    eat: &Pointer,
+    known: &[&str],
+    cx: &mut Ctxt,
+) -> Option<Entry> {
+    for (pi, p) in e.profiles.iter().enumerate() {
+        if !known.contains(&p.as_str()) {
+            cx.at(
+                source,
+                &eat.key("profiles").index(pi),
+                format!("profile `{p}` is not among the manifest's `profiles`"),
+            );
+        }
+    }
+    let input = SchemaParser::new(source, &e.input_schema, eat.key("inputSchema"), cx).parse_root();
+    let output = match &e.output_schema {
+        Some(doc) => SchemaParser::new(source, doc, eat.key("outputSchema"), cx).parse_root(),
+        None => None,
+    };
+    let input = input?;
+    let annotations = match &e.annotations {
+        None => None,
+        Some(a) => match serde_json::from_str::<Annotations>(&crate::json::to_compact(a)) {
+            Ok(a) => Some(a),
+            Err(err) => {
+                cx.at(
+                    source,
+                    &eat.key("annotations"),
+                    format!("not MCP tool annotations: {err}"),
+                );
+                None
+            }
+        },
+    };
+    let f = e.formerly.as_ref();
+    Some(Entry {
+        profiles: e.profiles.clone(),
+        variant: e.variant.clone(),
+        restricted: e.restricted.0.clone(),
+        description: e.description.clone(),
+        title: e.title.clone(),
+        served: served_in_mcp_order(tool, &e.description, &manifest_entry_parts(e)),
+        input_schema: input,
+        output_schema: output,
+        annotations,
+        formerly_fields: f.map(|f| f.fields.0.clone()).unwrap_or_default(),
+        formerly_values: f
+            .map(|f| {
+                f.values
+                    .0
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.0.clone()))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    })
+}
+
+/// The MCP Tool keys a manifest entry holds, as written, for [`served_in_mcp_order`].
+fn manifest_entry_parts(e: &ManifestEntry) -> Map {
+    let mut parts = Map::new();
+    if let Some(t) = &e.title {
+        parts.insert("title", Value::str(t.clone()));
+    }
+    parts.insert("inputSchema", e.input_schema.clone());
+    for (key, v) in [
+        ("outputSchema", &e.output_schema),
+        ("annotations", &e.annotations),
+        ("icons", &e.icons),
+        ("_meta", &e.meta),
+        ("execution", &e.execution),
+    ] {
+        if let Some(v) = v {
+            parts.insert(key, v.clone());
+        }
+    }
+    parts
 }
 
 #[derive(serde::Deserialize)]

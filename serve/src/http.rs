@@ -30,9 +30,8 @@ use http::{HeaderValue, Method, Request, Response, StatusCode, header};
 use http_body_util::{BodyExt, Full, Limited, combinators::BoxBody};
 use hyper::body::Incoming;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, Extensions,
-    InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, Extensions, InitializeRequestParams, InitializeResult,
+    ListToolsResult, PaginatedRequestParams, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::transport::StreamableHttpServerConfig;
@@ -154,15 +153,7 @@ impl<B: AsyncBackend> ServerHandler for HttpSession<B> {
         &this.scope
     );
 
-    #[allow(deprecated)] // MCP logging: deprecated by SEP-2577, still 2025-11-25's
-    async fn set_level(
-        &self,
-        request: rmcp::model::SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.client_level.set(request.level);
-        Ok(())
-    }
+    crate::level_and_custom_handlers!(|this| &this.client_level);
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         // Without a request there is no grant: only the one server of a tokenless setup.
@@ -173,14 +164,6 @@ impl<B: AsyncBackend> ServerHandler for HttpSession<B> {
             .servers
             .get("")
             .and_then(|s| s.tools().iter().find(|t| t.name == name).cloned())
-    }
-
-    async fn on_custom_request(
-        &self,
-        request: CustomRequest,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<CustomResult, ErrorData> {
-        Err(protocol::unreadable_request(&request))
     }
 }
 
@@ -314,53 +297,40 @@ fn bearer(headers: &http::HeaderMap) -> Option<&str> {
         .filter(|t| !t.is_empty())
 }
 
+/// What JSON-RPC answers for a POST body rmcp refused (415 or 406) before reading it: a
+/// message refused for its headers keeps rmcp's answer (`None`), one that does not read is
+/// refused as JSON-RPC, a notification that does not read is accepted and never answered.
+fn unread_by_rmcp(response: &Response<Body>, bytes: &Bytes) -> Option<Response<Body>> {
+    if !matches!(
+        response.status(),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE | StatusCode::NOT_ACCEPTABLE
+    ) {
+        return None;
+    }
+    match protocol::classify(bytes) {
+        Classified::Message(_) => None,
+        Classified::Refuse(r) => Some(json_rpc_refusal(r)),
+        Classified::Ignore => {
+            let mut r = Response::new(Full::new(Bytes::new()).boxed());
+            *r.status_mut() = StatusCode::ACCEPTED;
+            Some(r)
+        }
+    }
+}
+
 impl<B: AsyncBackend> Door<B> {
+    /// Answers one HTTP request: the door's checks in order (path, Host and Origin, token,
+    /// body size, an empty body), then rmcp, then what rmcp refused that JSON-RPC answers.
     async fn answer(&self, request: Request<Incoming>) -> Response<Body> {
-        if request.uri().path() != MCP_PATH {
-            return plain(StatusCode::NOT_FOUND, "Not Found: MCP is served at /mcp");
-        }
-        let host = request
-            .headers()
-            .get(header::HOST)
-            .and_then(|h| h.to_str().ok())
-            .map(str::to_string)
-            .or_else(|| request.uri().authority().map(|a| a.to_string()));
-        if !host.as_deref().is_some_and(|h| self.allowed.host_ok(h)) {
-            return plain(
-                StatusCode::MISDIRECTED_REQUEST,
-                "Misdirected Request: the Host header does not name this server",
-            );
-        }
-        if let Some(origin) = request.headers().get(header::ORIGIN)
-            && !origin.to_str().is_ok_and(|o| self.allowed.origin_ok(o))
-        {
-            return plain(
-                StatusCode::FORBIDDEN,
-                "Forbidden: the Origin is not allowed",
-            );
+        if let Some(refused) = self.misaddressed(&request) {
+            return refused;
         }
         let (mut parts, body) = request.into_parts();
         let session = session_id(&parts.headers);
-        let mut token_digest = None;
-        if let Some(tokens) = &self.grants.tokens {
-            let Some(token) = bearer(&parts.headers) else {
-                return unauthorized(None);
-            };
-            let Some((grant, digest)) = tokens.grant_for(token) else {
-                return unauthorized(Some("invalid_token"));
-            };
-            if let Some(id) = &session
-                && let Some(pinned) = self.pins.lock().await.get(id)
-                && *pinned != digest
-            {
-                return plain(
-                    StatusCode::FORBIDDEN,
-                    "Forbidden: this session was opened with another token",
-                );
-            }
-            parts.extensions.insert(Grant(grant.into()));
-            token_digest = Some(digest);
-        }
+        let token_digest = match self.authorize(&mut parts, &session).await {
+            Ok(digest) => digest,
+            Err(refused) => return *refused,
+        };
         // Never forwarded: rmcp hands the request's parts to the handler.
         parts.headers.remove(header::AUTHORIZATION);
         let bytes = match Limited::new(body, MAX_MESSAGE_BYTES).collect().await {
@@ -387,28 +357,74 @@ impl<B: AsyncBackend> Door<B> {
             .mcp
             .handle(Request::from_parts(parts, Full::new(bytes.clone())))
             .await;
-        if post
-            && matches!(
-                response.status(),
-                StatusCode::UNSUPPORTED_MEDIA_TYPE | StatusCode::NOT_ACCEPTABLE
-            )
-        {
-            match protocol::classify(&bytes) {
-                // A message rmcp refused for its headers: its answer stands.
-                Classified::Message(_) => {}
-                Classified::Refuse(r) => return json_rpc_refusal(r),
-                // A notification that does not read: accepted, never answered.
-                Classified::Ignore => {
-                    let mut r = Response::new(Full::new(Bytes::new()).boxed());
-                    *r.status_mut() = StatusCode::ACCEPTED;
-                    return r;
-                }
-            }
+        if post && let Some(answer) = unread_by_rmcp(&response, &bytes) {
+            return answer;
         }
         if let Some(digest) = token_digest {
             self.pin(session, method, &response, digest).await;
         }
         response
+    }
+
+    /// The refusal of a request not addressed to this server: another path than `/mcp`, a
+    /// Host that does not name it, an Origin not allowed (DNS rebinding).
+    fn misaddressed(&self, request: &Request<Incoming>) -> Option<Response<Body>> {
+        if request.uri().path() != MCP_PATH {
+            return Some(plain(
+                StatusCode::NOT_FOUND,
+                "Not Found: MCP is served at /mcp",
+            ));
+        }
+        let host = request
+            .headers()
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .map(str::to_string)
+            .or_else(|| request.uri().authority().map(|a| a.to_string()));
+        if !host.as_deref().is_some_and(|h| self.allowed.host_ok(h)) {
+            return Some(plain(
+                StatusCode::MISDIRECTED_REQUEST,
+                "Misdirected Request: the Host header does not name this server",
+            ));
+        }
+        if let Some(origin) = request.headers().get(header::ORIGIN)
+            && !origin.to_str().is_ok_and(|o| self.allowed.origin_ok(o))
+        {
+            return Some(plain(
+                StatusCode::FORBIDDEN,
+                "Forbidden: the Origin is not allowed",
+            ));
+        }
+        None
+    }
+
+    /// With `--tokens`: the bearer token's grant put in the request's extensions, and its
+    /// digest (a session stays with the token that opened it); without, nothing to check.
+    async fn authorize(
+        &self,
+        parts: &mut http::request::Parts,
+        session: &Option<String>,
+    ) -> Result<Option<TokenDigest>, Box<Response<Body>>> {
+        let Some(tokens) = &self.grants.tokens else {
+            return Ok(None);
+        };
+        let Some(token) = bearer(&parts.headers) else {
+            return Err(Box::new(unauthorized(None)));
+        };
+        let Some((grant, digest)) = tokens.grant_for(token) else {
+            return Err(Box::new(unauthorized(Some("invalid_token"))));
+        };
+        if let Some(id) = session
+            && let Some(pinned) = self.pins.lock().await.get(id)
+            && *pinned != digest
+        {
+            return Err(Box::new(plain(
+                StatusCode::FORBIDDEN,
+                "Forbidden: this session was opened with another token",
+            )));
+        }
+        parts.extensions.insert(Grant(grant.into()));
+        Ok(Some(digest))
     }
 
     /// Pins a session a response opened to its token; forgets one a DELETE closed.

@@ -97,9 +97,9 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
-    CustomResult, Implementation, InitializeRequestParams, InitializeResult, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, ServerResult, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, ServerResult, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -576,6 +576,34 @@ macro_rules! passthrough_handlers {
 #[cfg(feature = "http")]
 pub(crate) use passthrough_handlers;
 
+/// The two methods of an rmcp `ServerHandler` that every transport answers alike: MCP
+/// logging's `set_level` (kept in the `ClientLevel` that `$level` gives) and the refusal of a
+/// request no method reads.
+macro_rules! level_and_custom_handlers {
+    (|$this:ident| $level:expr) => {
+        #[allow(deprecated)] // MCP logging: deprecated by SEP-2577, still 2025-11-25's
+        async fn set_level(
+            &self,
+            request: rmcp::model::SetLevelRequestParams,
+            _context: rmcp::service::RequestContext<rmcp::RoleServer>,
+        ) -> Result<(), rmcp::ErrorData> {
+            let $this = self;
+            $level.set(request.level);
+            Ok(())
+        }
+
+        async fn on_custom_request(
+            &self,
+            request: rmcp::model::CustomRequest,
+            _context: rmcp::service::RequestContext<rmcp::RoleServer>,
+        ) -> Result<rmcp::model::CustomResult, rmcp::ErrorData> {
+            Err($crate::protocol::unreadable_request(&request))
+        }
+    };
+}
+#[cfg(feature = "http")]
+pub(crate) use level_and_custom_handlers;
+
 impl<B: AsyncBackend> ServerHandler for ToolServer<B> {
     fn get_info(&self) -> ServerConfig {
         self.info.clone()
@@ -609,26 +637,10 @@ impl<B: AsyncBackend> ServerHandler for ToolServer<B> {
 
     passthrough_handlers!(|this, context| this, &this.client_level, &this.scope);
 
-    #[allow(deprecated)] // MCP logging: deprecated by SEP-2577, still 2025-11-25's
-    async fn set_level(
-        &self,
-        request: rmcp::model::SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.client_level.set(request.level);
-        Ok(())
-    }
+    level_and_custom_handlers!(|this| &this.client_level);
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.tools.iter().find(|t| t.name == name).cloned()
-    }
-
-    async fn on_custom_request(
-        &self,
-        request: CustomRequest,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<CustomResult, ErrorData> {
-        Err(protocol::unreadable_request(&request))
     }
 }
 

@@ -43,6 +43,7 @@ fn constant_time_eq(a: &TokenDigest, b: &TokenDigest) -> bool {
     diff == 0
 }
 
+/// The 32 bytes of 64 hexadecimal digits; `None` for anything else.
 fn parse_hex_digest(hex: &str) -> Option<TokenDigest> {
     if hex.len() != 64 || !hex.is_ascii() {
         return None;
@@ -52,6 +53,31 @@ fn parse_hex_digest(hex: &str) -> Option<TokenDigest> {
         *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
     }
     Some(out)
+}
+
+/// The digest a `[tokens]` key stands for: a `sha256:<hex>` key's digest, any other
+/// (non-empty) key's own SHA-256; else why not, without the token.
+fn key_digest(key: &str) -> Result<TokenDigest, &'static str> {
+    match key.strip_prefix("sha256:") {
+        Some(hex) => parse_hex_digest(hex).ok_or("a `sha256:` key needs 64 hexadecimal digits"),
+        None if key.is_empty() => Err("an empty token"),
+        None => Ok(digest(key)),
+    }
+}
+
+/// The profile selector value a token grants: a name, or an array of names joined with
+/// commas (a combination); else why not.
+fn grant_of(value: &toml::Value) -> Result<String, &'static str> {
+    match value {
+        toml::Value::String(s) => Ok(s.clone()),
+        toml::Value::Array(items) => items
+            .iter()
+            .map(|v| v.as_str())
+            .collect::<Option<Vec<&str>>>()
+            .map(|names| names.join(","))
+            .ok_or("a combination is an array of profile names"),
+        _ => Err("the value must be a profile name or an array of them"),
+    }
 }
 
 impl TokenTable {
@@ -85,52 +111,17 @@ impl TokenTable {
         let mut entries: Vec<(TokenDigest, String)> = Vec::new();
         for (i, (key, value)) in tokens.iter().enumerate() {
             let n = i + 1;
-            let digest = match key.strip_prefix("sha256:") {
-                Some(hex) => match parse_hex_digest(hex) {
-                    Some(d) => d,
-                    None => {
-                        errors.push(format!(
-                            "token #{n}: a `sha256:` key needs 64 hexadecimal digits"
-                        ));
-                        continue;
-                    }
-                },
-                None if key.is_empty() => {
-                    errors.push(format!("token #{n}: an empty token"));
-                    continue;
+            let entry = key_digest(key).and_then(|d| grant_of(value).map(|grant| (d, grant)));
+            match entry {
+                Err(why) => errors.push(format!("token #{n}: {why}")),
+                Ok((_, grant)) if grant.trim().is_empty() => {
+                    errors.push(format!("token #{n}: an empty profile"));
                 }
-                None => digest(key),
-            };
-            let grant = match value {
-                toml::Value::String(s) => s.clone(),
-                toml::Value::Array(items) => {
-                    let names: Option<Vec<&str>> = items.iter().map(|v| v.as_str()).collect();
-                    match names {
-                        Some(names) => names.join(","),
-                        None => {
-                            errors.push(format!(
-                                "token #{n}: a combination is an array of profile names"
-                            ));
-                            continue;
-                        }
-                    }
+                Ok((digest, _)) if entries.iter().any(|(d, _)| constant_time_eq(d, &digest)) => {
+                    errors.push(format!("token #{n}: the same token twice"));
                 }
-                _ => {
-                    errors.push(format!(
-                        "token #{n}: the value must be a profile name or an array of them"
-                    ));
-                    continue;
-                }
-            };
-            if grant.trim().is_empty() {
-                errors.push(format!("token #{n}: an empty profile"));
-                continue;
+                Ok(entry) => entries.push(entry),
             }
-            if entries.iter().any(|(d, _)| constant_time_eq(d, &digest)) {
-                errors.push(format!("token #{n}: the same token twice"));
-                continue;
-            }
-            entries.push((digest, grant));
         }
         if entries.is_empty() && errors.is_empty() {
             errors.push("`[tokens]` maps no token".to_string());

@@ -3,7 +3,7 @@
 use clap::{Args, ValueEnum};
 use toolgate_schema::json::to_pretty;
 use toolgate_schema::runtime::Source;
-use toolgate_schema::{Errors, Surface};
+use toolgate_schema::{Errors, Surface, cost};
 
 use super::{CatalogArg, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, print_stdout};
 
@@ -46,15 +46,32 @@ pub struct ManifestArgs {
     format: ManifestFormat,
 }
 
+/// Output formats of `toolgate check`.
+#[derive(Clone, Copy, Debug, Default, ValueEnum)]
+pub enum CheckFormat {
+    /// The figures on stdout, errors and the summary on stderr.
+    #[default]
+    Human,
+    /// `{"profiles": [{"name", "tools", "bytes", "tokens", "top", ...}], "errors": [...]}`.
+    Json,
+}
+
 /// Arguments of `toolgate check`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Exit codes: 0 the catalog is valid, 1 it has errors (all are printed), 2 the folder cannot be read."
+    long_about = "Check a catalog folder and print every error at once; then measure what each profile is served (alone and, for a combinable catalog, all combined): the tools of its tools/list, the bytes and the o200k_base tokens of its `tools` array as compact JSON, and the five costliest tools. A profile over its budget (`budgets` in profiles.json) or a limit broken of a host the catalog is served to (`hosts` in profiles.json, or --host) is an error.",
+    after_help = "Examples:\n  toolgate check --catalog schema/tatara\n  toolgate check --catalog schema/maetra --format json\n  toolgate check --catalog schema/fetch --host claude-code --host vscode\n\n`toolgate explain host-limits` lists the hosts and their limits.\nExit codes: 0 the catalog is valid and within its limits, 1 it has errors (all are printed), 2 the folder cannot be read or a host is unknown."
 )]
 pub struct CheckArgs {
     /// A catalog folder (or a bundled catalog's name).
     #[arg(long, value_name = "DIR")]
     catalog: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    format: CheckFormat,
+    /// A host to hold the profiles to, beside the matrix's `hosts` (repeatable).
+    #[arg(long = "host", value_name = "ID")]
+    hosts: Vec<String>,
 }
 
 fn report(errors: &Errors) {
@@ -134,39 +151,86 @@ pub fn check(args: &CheckArgs) -> u8 {
         eprintln!("error: {}: no such catalog folder", dir.display());
         return EXIT_ERROR;
     }
-    match arg.load() {
-        Ok(c) => {
-            // Warnings never fail the check: what a catalog may hold but is worth saying.
-            for w in &c.warnings {
-                eprintln!("warning: {w}");
-            }
-            let surface = Surface::from_catalog(&c);
-            let counts: Vec<String> = surface
-                .profiles
-                .iter()
-                .map(|p| {
-                    let n = surface.served(&surface.resolve(&p.name)).len();
-                    format!("{} {n}", p.name)
-                })
-                .collect();
-            let warned = match c.warnings.len() {
-                0 => String::new(),
-                1 => ", 1 warning".to_string(),
-                n => format!(", {n} warnings"),
-            };
-            eprintln!(
-                "ok: catalog `{}`: {} tools, {} profiles ({}), {} always on{warned}",
-                c.name,
-                c.tools.len(),
-                c.profiles.len(),
-                counts.join(", "),
-                surface.fail_closed.len()
-            );
-            EXIT_OK
-        }
+    let c = match arg.load() {
+        Ok(c) => c,
         Err(e) => {
+            if matches!(args.format, CheckFormat::Json) {
+                let errors: Vec<String> = e.0.iter().map(|d| d.to_string()).collect();
+                let v =
+                    serde_json::json!({"catalog": args.catalog, "profiles": [], "errors": errors});
+                let _ = print_stdout(&format!(
+                    "{}\n",
+                    serde_json::to_string_pretty(&v).unwrap_or_default()
+                ));
+            }
             report(&e);
-            EXIT_FINDINGS
+            return EXIT_FINDINGS;
         }
+    };
+    let hosts = match cost::hosts_of(&c, &args.hosts) {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("error: --host: {e}");
+            return EXIT_ERROR;
+        }
+    };
+    let surface = Surface::from_catalog(&c);
+    let costs = cost::measure(&surface);
+    let findings = cost::check(&c, &costs, &hosts);
+    let code = if findings.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_FINDINGS
+    };
+    if matches!(args.format, CheckFormat::Json) {
+        let v = cost::to_json(&c, &costs, &hosts, &findings);
+        let printed = print_stdout(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        ));
+        return if printed == EXIT_OK { code } else { printed };
+    }
+    // Warnings never fail the check: what a catalog may hold but is worth saying.
+    for w in &c.warnings {
+        eprintln!("warning: {w}");
+    }
+    let printed = print_stdout(&cost::to_text(&costs));
+    if printed != EXIT_OK {
+        return printed;
+    }
+    for f in &findings {
+        eprintln!("error: {}", f.message);
+    }
+    summary(&c, &surface, findings.len());
+    code
+}
+
+/// The closing line of a check on stderr: `ok: ...`, or the number of limits broken.
+fn summary(c: &toolgate_schema::Catalog, surface: &Surface, broken: usize) {
+    let counts: Vec<String> = surface
+        .profiles
+        .iter()
+        .map(|p| {
+            let n = surface.served(&surface.resolve(&p.name)).len();
+            format!("{} {n}", p.name)
+        })
+        .collect();
+    let warned = match c.warnings.len() {
+        0 => String::new(),
+        1 => ", 1 warning".to_string(),
+        n => format!(", {n} warnings"),
+    };
+    let what = format!(
+        "catalog `{}`: {} tools, {} profiles ({}), {} always on{warned}",
+        c.name,
+        c.tools.len(),
+        c.profiles.len(),
+        counts.join(", "),
+        surface.fail_closed.len()
+    );
+    match broken {
+        0 => eprintln!("ok: {what}"),
+        1 => eprintln!("error: {what}; 1 budget or host limit broken"),
+        n => eprintln!("error: {what}; {n} budgets or host limits broken"),
     }
 }

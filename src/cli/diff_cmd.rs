@@ -4,8 +4,10 @@ use std::path::Path;
 
 use clap::{Args, ValueEnum};
 use toolgate_schema::Surface;
+use toolgate_schema::cost::{self, Growth};
 use toolgate_schema::diff::{Bump, diff, to_human, to_json, to_markdown};
 use toolgate_schema::json::to_pretty;
+use toolgate_schema::json::{Map, Value};
 
 use super::{CatalogArg, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, SurfaceSource, print_stdout};
 
@@ -60,6 +62,9 @@ pub struct DiffArgs {
     /// List every rule with the bump it requires, and exit.
     #[arg(long)]
     rules: bool,
+    /// Exit 1 when a profile's o200k_base tokens grow by more than PCT percent.
+    #[arg(long, value_name = "PCT")]
+    max_token_growth: Option<f64>,
 }
 
 /// Reads one side: a folder is a catalog, a file a manifest, else a bundled catalog's name.
@@ -111,14 +116,20 @@ pub fn run(args: &DiffArgs) -> u8 {
         Err(code) => return code,
     };
     let d = diff(&old, &new);
+    let growth = cost::growth(&old, &new);
     let text = match args.format {
-        DiffFormat::Human => to_human(&d),
-        DiffFormat::Json => to_pretty(&to_json(&d)),
-        DiffFormat::Markdown => to_markdown(&d),
+        DiffFormat::Human => with_tokens_human(to_human(&d), &growth),
+        DiffFormat::Json => to_pretty(&with_tokens_json(to_json(&d), &growth)),
+        DiffFormat::Markdown => with_tokens_markdown(to_markdown(&d), &growth),
     };
     let code = print_stdout(&text);
     if code != EXIT_OK {
         return code;
+    }
+    if let Some(max) = args.max_token_growth
+        && token_growth_exceeded(&growth, max)
+    {
+        return EXIT_FINDINGS;
     }
     if let Some(declared) = args.declared {
         let declared = match declared {
@@ -135,4 +146,74 @@ pub fn run(args: &DiffArgs) -> u8 {
         }
     }
     EXIT_OK
+}
+
+/// The human diff, then each profile's token change.
+fn with_tokens_human(mut text: String, growth: &[Growth]) -> String {
+    if growth.is_empty() {
+        return text;
+    }
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str("\ncontext cost (o200k_base tokens of each profile's tools/list `tools`):\n");
+    for g in growth {
+        text.push_str(&format!("  {}\n", g.line()));
+    }
+    text
+}
+
+/// The JSON diff with `tokens`: per profile, `old`, `new` and `percent`.
+fn with_tokens_json(value: Value, growth: &[Growth]) -> Value {
+    let Value::Object(mut m) = value else {
+        return value;
+    };
+    let rows = growth
+        .iter()
+        .map(|g| {
+            let mut o = Map::new();
+            o.insert("profile", Value::str(&g.name));
+            let n = |v: Option<usize>| serde_json::json!(v);
+            o.insert("old", Value::from_serde(&n(g.old)));
+            o.insert("new", Value::from_serde(&n(g.new)));
+            o.insert(
+                "percent",
+                Value::from_serde(&serde_json::json!(g.percent())),
+            );
+            Value::Object(o)
+        })
+        .collect();
+    m.insert("tokens", Value::Array(rows));
+    Value::Object(m)
+}
+
+/// The Markdown diff, then a table of the token changes.
+fn with_tokens_markdown(mut text: String, growth: &[Growth]) -> String {
+    if growth.is_empty() {
+        return text;
+    }
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(
+        "\n### Context cost\n\n| profile | change (o200k_base tokens) |\n| --- | --- |\n",
+    );
+    for g in growth {
+        let line = g.line();
+        let change = line.split_once(": ").map_or(line.as_str(), |(_, c)| c);
+        text.push_str(&format!("| `{}` | {change} |\n", g.name));
+    }
+    text
+}
+
+/// Whether a profile grew by more than `max` percent; says which on stderr.
+fn token_growth_exceeded(growth: &[Growth], max: f64) -> bool {
+    let over: Vec<&Growth> = growth
+        .iter()
+        .filter(|g| g.percent().is_some_and(|p| p > max))
+        .collect();
+    for g in &over {
+        eprintln!("error: --max-token-growth {max}%: {}", g.line());
+    }
+    !over.is_empty()
 }

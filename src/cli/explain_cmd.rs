@@ -7,9 +7,11 @@ use toolgate_lint::rules::Rule;
 
 /// Arguments of `toolgate explain`.
 #[derive(Args, Debug)]
-#[command(after_help = "Without RULE, lists every rule with one line about it.")]
+#[command(
+    after_help = "Without RULE, lists every rule with one line about it. `toolgate explain host-limits` prints the hosts' limits that `toolgate check` applies, each with its source."
+)]
 pub struct ExplainArgs {
-    /// A rule name, such as `unknown-field`.
+    /// A rule name, such as `unknown-field`, or `host-limits`.
     rule: Option<String>,
 }
 
@@ -21,8 +23,13 @@ pub fn explain(args: &ExplainArgs) -> u8 {
             for r in Rule::ALL {
                 s.push_str(&format!("{:<22}{}\n", r.name(), r.summary()));
             }
+            s.push_str(&format!(
+                "{:<22}{}\n",
+                "host-limits", "the hosts' limits `toolgate check` holds each profile to"
+            ));
             print_stdout(&s)
         }
+        Some(name) if name == "host-limits" => print_stdout(&toolgate_schema::hosts::explain()),
         Some(name) => match Rule::from_name(name) {
             Some(r) => print_stdout(r.explanation()),
             None => {

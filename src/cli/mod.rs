@@ -20,6 +20,7 @@ mod lint_cmd;
 mod lint_discovered;
 #[cfg(feature = "serve")]
 mod lock_cmd;
+mod lsp_cmd;
 #[cfg(feature = "serve")]
 mod serve_cmd;
 mod servers_cmd;
@@ -78,7 +79,10 @@ enum Command {
     Lock(lock_cmd::LockArgs),
     /// Explain a lint rule (without RULE: list the rules).
     Explain(explain_cmd::ExplainArgs),
-    /// Serve a profile's tools as an MCP server on stdio (an echo backend: a contract test double).
+    /// Run the language server on stdio: the lint's findings, completion, hover and quick
+    /// fixes while a skill is written.
+    Lsp(lsp_cmd::LspArgs),
+    /// Serve a profile's tools over MCP (stdio or Streamable HTTP), gating an upstream server or echoing.
     #[cfg(feature = "serve")]
     Serve(serve_cmd::ServeArgs),
 }
@@ -104,6 +108,7 @@ pub fn main() -> ExitCode {
         #[cfg(feature = "serve")]
         Command::Lock(args) => lock_cmd::run(&args),
         Command::Explain(args) => explain_cmd::explain(&args),
+        Command::Lsp(args) => lsp_cmd::run(&args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve_cmd::serve(&args),
     };

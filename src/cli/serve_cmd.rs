@@ -1,5 +1,6 @@
-//! `toolgate serve`: an MCP server over the echo backend (`toolgate_serve::echo`), on stdio
-//! or (feature `http`) Streamable HTTP.
+//! `toolgate serve`: an MCP server of a profile's tools, on stdio or (feature `http`)
+//! Streamable HTTP, gating an upstream server (`gate`) or over the echo backend
+//! (`toolgate_serve::echo`).
 
 use clap::Args;
 use toolgate_schema::Surface;
@@ -12,7 +13,7 @@ use super::{CatalogArg, EXIT_ERROR, EXIT_OK};
 /// Arguments of `toolgate serve`.
 #[derive(Args, Debug)]
 #[command(
-    long_about = "Serve a profile's tools as an MCP server on standard input and output, or over MCP Streamable HTTP at /mcp with --http.\n\nThe backend is an echo, a contract test double: every call is validated as a server generated from the catalog validates it (through the generated types for a bundled catalog, with the run-time validator for a catalog folder) and answered with the arguments it parsed, as structured content. Nothing is executed.\n\nA tool the profile is not granted is answered exactly like an unknown tool (JSON-RPC error -32602); arguments that fail the schema are a tool result with isError and a message naming the field. Input that is not JSON is answered -32700, JSON that is not a request -32600, a message over 16 MiB is refused.\n\nOver HTTP, Host and Origin must name the bound address (or --allow-host / --allow-origin): else 421 (Host) or 403 (Origin). With --tokens, each bearer token is served the profile the file maps it to; a request without a valid token gets 401.\n\nWith --upstream 'CMD ARGS' (stdio, one upstream per session) or --upstream-url URL (Streamable HTTP), the backend is an existing MCP server instead, gated by the catalog: tools/list is the profile's, arguments are checked before they are forwarded, the upstream's results are passed back unchanged, and an upstream whose definitions drifted from the catalog (a granted tool missing, or its description, inputSchema, outputSchema or annotations changed) is refused at start (exit 2) unless --allow-drift. Prompts and resources pass through; the client's token is never forwarded. See docs/serve.md.",
+    long_about = "Serve a profile's tools as an MCP server on standard input and output, or over MCP Streamable HTTP at /mcp with --http. tools/list is the profile's, and every tools/call is checked against the catalog before anything answers it.\n\nWith --upstream 'CMD ARGS' (an MCP server over stdio, one started per session) or --upstream-url URL (Streamable HTTP), toolgate is a gate in front of an existing server: arguments are checked before they are forwarded, the upstream's results are passed back unchanged, and an upstream whose definitions drifted from the catalog (a granted tool missing, or its description, inputSchema, outputSchema or annotations changed) is refused at start (exit 2) unless --allow-drift. Prompts and resources pass through; the client's token is never forwarded; --audit writes a line per call.\n\nWithout an upstream, the backend is an echo, a contract test double: every call is validated as a server generated from the catalog validates it (through the generated types for a bundled catalog, with the run-time validator for a catalog folder) and answered with the arguments it parsed, as structured content. Nothing is executed.\n\nA tool the profile is not granted is answered exactly like an unknown tool (JSON-RPC error -32602); arguments that fail the schema are a tool result with isError and a message naming the field. Input that is not JSON is answered -32700, JSON that is not a request -32600, a message over 16 MiB is refused.\n\nOver HTTP, Host and Origin must name the bound address (or --allow-host / --allow-origin): else 421 (Host) or 403 (Origin). With --tokens, each bearer token is served the profile the file maps it to; a request without a valid token gets 401. See docs/serve.md.",
     after_help = "Examples:\n  toolgate serve --catalog tatara --profile refine\n  MAETRA_CAPABILITIES=task_guard,govern toolgate serve --catalog maetra\n  toolgate serve --catalog path/to/catalog --profile implement\n  toolgate serve --catalog tatara --profile implement --http 127.0.0.1:8080\n  toolgate serve --catalog tatara --tokens tokens.toml --http 127.0.0.1:8080\n  toolgate serve --catalog schema/time --profile limited --upstream 'uvx mcp-server-time' --audit gate.jsonl\n\nAn unknown or empty profile fails closed: the always-on tools only, and a warning on stderr. Standard output carries MCP messages only; the stdio server stops when its input closes (exit 0 after a session, exit 2 if it closes before the client initialized one). SIGTERM and Ctrl-C stop either server gracefully: calls in flight finish (at most 3 s), exit 0."
 )]
 pub struct ServeArgs {
@@ -154,24 +155,32 @@ pub fn serve(args: &ServeArgs) -> u8 {
     if let Some(addr) = args.http {
         return http::serve(args, &catalog, addr);
     }
-    let given = args
-        .profile
-        .as_deref()
-        .map(|p| (p, Source::Given("--profile")));
-    let session = match session(&catalog, given) {
+    let session = match profile_session(&catalog, args) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_ERROR;
-        }
+        Err(code) => return code,
     };
-    if let Some(w) = &session.warning {
-        eprintln!("warning: {w}");
-    }
     eprintln!("toolgate: {}", session.summary());
     finish(toolgate_serve::serve_stdio(session.server))
 }
 
+/// The echo session of `--profile` (else the catalog's environment variable), its warning
+/// (a profile that fails closed) printed; the exit code after printing why there is none.
+fn profile_session(catalog: &Opened, args: &ServeArgs) -> Result<EchoSession, u8> {
+    let given = args
+        .profile
+        .as_deref()
+        .map(|p| (p, Source::Given("--profile")));
+    let session = session(catalog, given).map_err(|e| {
+        eprintln!("error: {e}");
+        EXIT_ERROR
+    })?;
+    if let Some(w) = &session.warning {
+        eprintln!("warning: {w}");
+    }
+    Ok(session)
+}
+
+/// The exit code of a server that has stopped, its error printed.
 fn finish(result: Result<(), ServeError>) -> u8 {
     match result {
         Ok(()) => EXIT_OK,
@@ -191,7 +200,7 @@ mod http {
     use toolgate_serve::http::{HttpOptions, serve_http, serve_http_with_tokens};
     use toolgate_serve::tokens::TokenTable;
 
-    use super::{EXIT_ERROR, Opened, ServeArgs, finish, session};
+    use super::{EXIT_ERROR, Opened, ServeArgs, finish, profile_session, session};
 
     pub(super) fn options(args: &ServeArgs) -> HttpOptions {
         HttpOptions {
@@ -224,20 +233,10 @@ mod http {
     /// `toolgate serve --http ADDR [--tokens FILE]`
     pub(super) fn serve(args: &ServeArgs, catalog: &Opened, addr: SocketAddr) -> u8 {
         let Some(path) = &args.tokens else {
-            let given = args
-                .profile
-                .as_deref()
-                .map(|p| (p, Source::Given("--profile")));
-            let session = match session(catalog, given) {
+            let session = match profile_session(catalog, args) {
                 Ok(s) => s,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return EXIT_ERROR;
-                }
+                Err(code) => return code,
             };
-            if let Some(w) = &session.warning {
-                eprintln!("warning: {w}");
-            }
             eprintln!("toolgate: {}", session.summary_on("HTTP"));
             return finish(serve_http(addr, session.server, options(args)));
         };

@@ -226,61 +226,10 @@ fn merge_pair(a: &Map, b: &Map) -> Option<Map> {
             continue;
         }
         let combined = match k {
-            "properties" => {
-                let (Value::Object(pa), Value::Object(pb)) = (&x, v) else {
-                    return None;
-                };
-                let mut p = pa.clone();
-                for (name, s) in pb.iter() {
-                    match p.get(name) {
-                        None => p.insert(name, s.clone()),
-                        Some(t) if t == s => {}
-                        Some(t) => {
-                            let both = match (t, s) {
-                                (Value::Object(x), Value::Object(y)) => {
-                                    merge_pair(x, y).map(Value::Object)
-                                }
-                                _ => None,
-                            };
-                            p.insert(
-                                name,
-                                both.unwrap_or_else(|| all_of(vec![t.clone(), s.clone()])),
-                            );
-                        }
-                    }
-                }
-                Value::Object(p)
-            }
-            "required" => {
-                let (Value::Array(ra), Value::Array(rb)) = (&x, v) else {
-                    return None;
-                };
-                let mut r = ra.clone();
-                for n in rb {
-                    if !r.contains(n) {
-                        r.push(n.clone());
-                    }
-                }
-                Value::Array(r)
-            }
+            "properties" => merge_properties(&x, v)?,
+            "required" => union_required(&x, v)?,
             "type" => intersect_types(&x, v)?,
-            "enum" => {
-                let (Value::Array(ea), Value::Array(eb)) = (&x, v) else {
-                    return None;
-                };
-                let both: Vec<Value> = ea
-                    .iter()
-                    .filter(|e| {
-                        eb.iter()
-                            .any(|f| keywords::json_equal(&e.to_serde(), &f.to_serde()))
-                    })
-                    .cloned()
-                    .collect();
-                if both.is_empty() {
-                    return None;
-                }
-                Value::Array(both)
-            }
+            "enum" => intersect_enums(&x, v)?,
             "minimum" | "exclusiveMinimum" | "minLength" | "minItems" | "minProperties" => {
                 extreme(&x, v, true)?
             }
@@ -294,6 +243,103 @@ fn merge_pair(a: &Map, b: &Map) -> Option<Map> {
         out.insert(k, combined);
     }
     Some(out)
+}
+
+/// Two `properties` keywords as one: each property in both gets the schemas of both.
+fn merge_properties(x: &Value, v: &Value) -> Option<Value> {
+    let (Value::Object(pa), Value::Object(pb)) = (x, v) else {
+        return None;
+    };
+    let mut p = pa.clone();
+    for (name, s) in pb.iter() {
+        match p.get(name) {
+            None => p.insert(name, s.clone()),
+            Some(t) if t == s => {}
+            Some(t) => {
+                let both = match (t, s) {
+                    (Value::Object(x), Value::Object(y)) => merge_pair(x, y).map(Value::Object),
+                    _ => None,
+                };
+                p.insert(
+                    name,
+                    both.unwrap_or_else(|| all_of(vec![t.clone(), s.clone()])),
+                );
+            }
+        }
+    }
+    Some(Value::Object(p))
+}
+
+/// Two `required` lists as one: every name of either.
+fn union_required(x: &Value, v: &Value) -> Option<Value> {
+    let (Value::Array(ra), Value::Array(rb)) = (x, v) else {
+        return None;
+    };
+    let mut r = ra.clone();
+    for n in rb {
+        if !r.contains(n) {
+            r.push(n.clone());
+        }
+    }
+    Some(Value::Array(r))
+}
+
+/// Two `enum` lists as one: the values in both (none in common: no schema, since no value
+/// could hold).
+fn intersect_enums(x: &Value, v: &Value) -> Option<Value> {
+    let (Value::Array(ea), Value::Array(eb)) = (x, v) else {
+        return None;
+    };
+    let both: Vec<Value> = ea
+        .iter()
+        .filter(|e| {
+            eb.iter()
+                .any(|f| keywords::json_equal(&e.to_serde(), &f.to_serde()))
+        })
+        .cloned()
+        .collect();
+    if both.is_empty() {
+        return None;
+    }
+    Some(Value::Array(both))
+}
+
+/// `anyOf`/`oneOf` (`k`) beside other keywords, with alternatives of a shape of their own:
+/// the other keywords distributed into each alternative (the title and description kept
+/// outside), or `None` when the alternatives have no shape of their own.
+fn distributed(json: &Map, k: &str) -> Option<Map> {
+    let Some(Value::Array(alts)) = json.get(k) else {
+        return None;
+    };
+    let structural = alts.iter().any(|a| {
+        a.as_object()
+            .is_some_and(|m| m.keys().any(|x| STRUCTURAL.contains(&x)))
+    });
+    if !structural {
+        return None;
+    }
+    let mut siblings = json.clone();
+    siblings.remove(k);
+    let mut outer = Map::new();
+    for a in ANNOTATIONS {
+        if let Some(v) = siblings.remove(a)
+            && matches!(*a, "title" | "description")
+        {
+            outer.insert(*a, v);
+        }
+    }
+    let distributed: Vec<Value> = alts
+        .iter()
+        .map(|a| match a {
+            Value::Object(am) => match merge_pair(am, &siblings) {
+                Some(m) => Value::Object(m),
+                None => all_of(vec![a.clone(), Value::Object(siblings.clone())]),
+            },
+            other => all_of(vec![other.clone(), Value::Object(siblings.clone())]),
+        })
+        .collect();
+    outer.insert(k, Value::Array(distributed));
+    Some(outer)
 }
 
 fn all_of(items: Vec<Value>) -> Value {
@@ -504,66 +550,16 @@ impl Module<'_> {
         // `anyOf`/`oneOf` beside other keywords, with alternatives of a shape of their own:
         // the other keywords distributed into each alternative.
         for k in ["anyOf", "oneOf"] {
-            let Some(Value::Array(alts)) = json.get(k) else {
-                continue;
-            };
-            let structural = alts.iter().any(|a| {
-                a.as_object()
-                    .is_some_and(|m| m.keys().any(|x| STRUCTURAL.contains(&x)))
-            });
-            if !structural {
-                continue;
-            }
-            let mut siblings = json.clone();
-            siblings.remove(k);
-            let mut outer = Map::new();
-            for a in ANNOTATIONS {
-                if let Some(v) = siblings.remove(a)
-                    && matches!(*a, "title" | "description")
-                {
-                    outer.insert(*a, v);
-                }
-            }
-            let distributed: Vec<Value> = alts
-                .iter()
-                .map(|a| match a {
-                    Value::Object(am) => match merge_pair(am, &siblings) {
-                        Some(m) => Value::Object(m),
-                        None => all_of(vec![a.clone(), Value::Object(siblings.clone())]),
-                    },
-                    other => all_of(vec![other.clone(), Value::Object(siblings.clone())]),
-                })
-                .collect();
-            outer.insert(k, Value::Array(distributed));
-            if let Some(s) = self.parse_sub(&Value::Object(outer)) {
+            if let Some(outer) = distributed(&json, k)
+                && let Some(s) = self.parse_sub(&Value::Object(outer))
+            {
                 return self.ty_as(schema, s, hint, path, loc);
             }
         }
         // The typed part, and a check of the rest.
         let mut base = schema.clone();
         base.extra.clear();
-        let mut plan = Plan::default();
-        let mut rest = serde_json::Map::new();
-        for (k, v) in &extra {
-            match (*k, v, &schema.kind) {
-                ("pattern", Value::String(p), Kind::String(_)) => {
-                    let cell = format_ident!("__PATTERN_{}", self.statics);
-                    self.statics += 1;
-                    let rt = self.opts.runtime_path();
-                    self.items.push(quote! {
-                        static #cell: ::std::sync::OnceLock<::core::option::Option<#rt::keywords::Pattern>> =
-                            ::std::sync::OnceLock::new();
-                    });
-                    plan.pattern = Some((cell, p.clone()));
-                }
-                ("multipleOf", Value::Number(m), Kind::Integer(_) | Kind::Number(_)) => {
-                    plan.multiple_of = Some(m.as_f64());
-                }
-                _ => {
-                    rest.insert(k.to_string(), v.to_serde());
-                }
-            }
-        }
+        let (mut plan, mut rest) = self.typed_checks(schema, &extra);
         let gate_struct =
             matches!(&base.kind, Kind::Object(o) if !o.properties.is_empty() || o.denies_unknown());
         if !rest.is_empty() {
@@ -589,6 +585,38 @@ impl Module<'_> {
         let ty = self.ty(&base, hint, path, loc);
         self.keyword_checks.push((schema.clone(), plan));
         ty
+    }
+
+    /// The keywords beside a type that generated code checks itself (`pattern`, with a
+    /// static for its compiled pattern, and `multipleOf`), and the rest, for a raw check.
+    fn typed_checks(
+        &mut self,
+        schema: &Schema,
+        extra: &[(&str, &Value)],
+    ) -> (Plan, serde_json::Map<String, serde_json::Value>) {
+        let mut plan = Plan::default();
+        let mut rest = serde_json::Map::new();
+        for (k, v) in extra {
+            match (*k, v, &schema.kind) {
+                ("pattern", Value::String(p), Kind::String(_)) => {
+                    let cell = format_ident!("__PATTERN_{}", self.statics);
+                    self.statics += 1;
+                    let rt = self.opts.runtime_path();
+                    self.items.push(quote! {
+                        static #cell: ::std::sync::OnceLock<::core::option::Option<#rt::keywords::Pattern>> =
+                            ::std::sync::OnceLock::new();
+                    });
+                    plan.pattern = Some((cell, p.clone()));
+                }
+                ("multipleOf", Value::Number(m), Kind::Integer(_) | Kind::Number(_)) => {
+                    plan.multiple_of = Some(m.as_f64());
+                }
+                _ => {
+                    rest.insert(k.to_string(), v.to_serde());
+                }
+            }
+        }
+        (plan, rest)
     }
 
     /// `serde_json::Value`, checked against the whole of `schema`: for what no more specific

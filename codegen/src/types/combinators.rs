@@ -284,83 +284,9 @@ impl Module<'_> {
             format!("`{path}` must be one of {listed}")
         };
         let tokens = if unit {
-            let text = &texts[0];
-            quote! {
-                #[doc = #doc]
-                #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-                pub struct #name;
-
-                impl #name {
-                    /// The constant, as JSON text.
-                    pub const JSON: &'static str = #text;
-                }
-
-                impl<'de> ::serde::Deserialize<'de> for #name {
-                    fn deserialize<D: ::serde::Deserializer<'de>>(
-                        deserializer: D,
-                    ) -> ::core::result::Result<Self, D::Error> {
-                        let v = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                        if #rt::rules::equals_json(&v, #text) {
-                            ::core::result::Result::Ok(#name)
-                        } else {
-                            ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#refusal))
-                        }
-                    }
-                }
-
-                impl ::serde::Serialize for #name {
-                    fn serialize<S: ::serde::Serializer>(
-                        &self,
-                        serializer: S,
-                    ) -> ::core::result::Result<S::Ok, S::Error> {
-                        let v: ::serde_json::Value = ::serde_json::from_str(#text)
-                            .map_err(<S::Error as ::serde::ser::Error>::custom)?;
-                        ::serde::Serialize::serialize(&v, serializer)
-                    }
-                }
-            }
+            const_tokens(rt, &name, &doc, &texts[0], &refusal)
         } else {
-            quote! {
-                #[doc = #doc]
-                #[derive(Clone, Debug, PartialEq)]
-                pub struct #name(::serde_json::Value);
-
-                impl #name {
-                    /// The values allowed, as JSON text.
-                    pub const VALUES_JSON: &'static [&'static str] = &[#(#texts),*];
-
-                    /// The value, one of [`Self::VALUES_JSON`].
-                    pub fn value(&self) -> &::serde_json::Value {
-                        &self.0
-                    }
-
-                    /// The value if it is one of [`Self::VALUES_JSON`].
-                    pub fn new(value: ::serde_json::Value) -> ::core::option::Option<Self> {
-                        Self::VALUES_JSON
-                            .iter()
-                            .any(|t| #rt::rules::equals_json(&value, t))
-                            .then_some(#name(value))
-                    }
-                }
-
-                impl<'de> ::serde::Deserialize<'de> for #name {
-                    fn deserialize<D: ::serde::Deserializer<'de>>(
-                        deserializer: D,
-                    ) -> ::core::result::Result<Self, D::Error> {
-                        let v = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                        #name::new(v).ok_or_else(|| <D::Error as ::serde::de::Error>::custom(#refusal))
-                    }
-                }
-
-                impl ::serde::Serialize for #name {
-                    fn serialize<S: ::serde::Serializer>(
-                        &self,
-                        serializer: S,
-                    ) -> ::core::result::Result<S::Ok, S::Error> {
-                        ::serde::Serialize::serialize(&self.0, serializer)
-                    }
-                }
-            }
+            enum_value_tokens(rt, &name, &doc, &texts, &refusal)
         };
         let accept = if unit {
             let text = &texts[0];
@@ -378,27 +304,7 @@ impl Module<'_> {
                 &name, keyword, value, schema,
             ));
         }
-        let direct = quote!(#rt::direct);
-        self.items.push(quote! {
-            #tokens
-
-            impl #rt::Check for #name {
-                #[inline]
-                fn check(&self) -> bool {
-                    true
-                }
-            }
-
-            // Read as free JSON and compared, as its `Deserialize` does; a refusal is left
-            // to serde.
-            impl<'a> #direct::ReadDirect<'a> for #name {
-                #[inline]
-                fn read(__r: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
-                    let __v = <::serde_json::Value as #direct::ReadDirect<'a>>::read(__r)?;
-                    #accept.ok_or(#direct::Fallback)
-                }
-            }
-        });
+        self.items.push(literal_items(rt, &name, tokens, accept));
         let t = Ty::Literal(hint.to_string());
         self.cache
             .push((self.variant, path.to_string(), schema.clone(), t.clone()));
@@ -484,6 +390,8 @@ impl Module<'_> {
         out
     }
 
+    /// The enum of two or more alternatives (`anyOf`, `oneOf`, a `type` list), a variant
+    /// per alternative, decoding the value as `pick` says.
     fn union(
         &mut self,
         schema: &Schema,
@@ -498,12 +406,52 @@ impl Module<'_> {
             return Ty::Any;
         }
         let rt = &self.opts.runtime_path();
-        // Variant names: a `title`, the discriminator's value, the key of the definition the
-        // alternative is a `$ref` to, or the JSON type; positional when those repeat.
+        let texts = self.union_variant_names(alts, &pick);
+        let mut variants: Vec<(Ident, Ty, Schema)> = Vec::new();
+        for ((s, at), text) in alts.iter().zip(&texts) {
+            let child = type_name(format!("{hint}{text}"));
+            let t = self.ty(s, &child, &format!("{path}|{text}"), at);
+            variants.push((ident(text), t, s.clone()));
+        }
+        let name = ident(hint);
+        let borrows = variants.iter().any(|(_, t, _)| t.borrows());
+        let lt = lifetime(borrows);
+        let doc = super::type_doc(schema, || {
+            format!("The alternatives of `{path}` ({}).", loc.file)
+        });
+        let arms = self.union_arms(alts, &variants);
+        let (check_arms, any_check) = self.union_checks(&name, &variants);
+        if any_check {
+            self.checked.insert(hint.to_string());
+        }
+        let body = union_decode_body(rt, &name, &pick, &variants, path);
+        if self.opts.schemars {
+            let keyword = match pick {
+                Pick::First => "anyOf",
+                Pick::One | Pick::Tag(..) => "oneOf",
+            };
+            self.items.push(super::json_schema::union_impl(
+                &name, &lt, keyword, schema, &variants,
+            ));
+        }
+        let shape = UnionShape {
+            name: &name,
+            lt: &lt,
+            borrows,
+            variants: &variants,
+        };
+        self.items
+            .push(union_items(rt, &shape, &doc, &arms, &check_arms, &body));
+        Ty::Union(hint.to_string(), borrows)
+    }
+
+    /// Variant names: a `title`, the discriminator's value, the key of the definition the
+    /// alternative is a `$ref` to, or the JSON type; positional when those repeat.
+    fn union_variant_names(&self, alts: &[(Schema, Loc)], pick: &Pick) -> Vec<String> {
         let words: Vec<String> = alts
             .iter()
             .enumerate()
-            .map(|(i, (s, at))| match (&s.title, &pick) {
+            .map(|(i, (s, at))| match (&s.title, pick) {
                 (Some(t), _) => t.clone(),
                 (None, Pick::Tag(_, vs)) => vs.get(i).cloned().unwrap_or_default(),
                 (None, _) => self
@@ -523,41 +471,43 @@ impl Module<'_> {
         if !distinct {
             texts = (0..alts.len()).map(|i| format!("Variant{i}")).collect();
         }
-        let mut variants: Vec<(Ident, Ty, Schema)> = Vec::new();
-        for ((s, at), text) in alts.iter().zip(&texts) {
-            let child = type_name(format!("{hint}{text}"));
-            let t = self.ty(s, &child, &format!("{path}|{text}"), at);
-            variants.push((ident(text), t, s.clone()));
-        }
-        let name = ident(hint);
-        let borrows = variants.iter().any(|(_, t, _)| t.borrows());
-        let lt = lifetime(borrows);
-        let de_generics = if borrows {
-            quote!(<'de: 'a, 'a>)
-        } else {
-            quote!(<'de>)
-        };
-        let doc = super::type_doc(schema, || {
-            format!("The alternatives of `{path}` ({}).", loc.file)
-        });
+        texts
+    }
+
+    /// The variants of a union's enum, each documented by its alternative's title or
+    /// description, the definition it is, or its schema.
+    fn union_arms(
+        &self,
+        alts: &[(Schema, Loc)],
+        variants: &[(Ident, Ty, Schema)],
+    ) -> Vec<TokenStream> {
         // An alternative that is a definition is documented by its name.
         let defined: Vec<Option<String>> = alts
             .iter()
             .map(|(_, at)| self.plain_ref_at(None, at))
             .collect();
-        let arms = variants.iter().zip(&defined).map(|((v, t, s), r)| {
-            let tt = t.tokens();
-            let d = match (&s.title, &s.description, r) {
-                (Some(t), _, _) => t.clone(),
-                (None, Some(d), _) => d.clone(),
-                (None, None, Some(r)) => format!("The definition `{r}`."),
-                (None, None, None) => format!("`{}`", to_compact(&s.to_json())),
-            };
-            quote!(#[doc = #d] #v(#tt))
-        });
-        let ser_arms = variants
+        variants
             .iter()
-            .map(|(v, _, _)| quote!(#name::#v(x) => ::serde::Serialize::serialize(x, serializer)));
+            .zip(&defined)
+            .map(|((v, t, s), r)| {
+                let tt = t.tokens();
+                let d = match (&s.title, &s.description, r) {
+                    (Some(t), _, _) => t.clone(),
+                    (None, Some(d), _) => d.clone(),
+                    (None, None, Some(r)) => format!("The definition `{r}`."),
+                    (None, None, None) => format!("`{}`", to_compact(&s.to_json())),
+                };
+                quote!(#[doc = #d] #v(#tt))
+            })
+            .collect()
+    }
+
+    /// The arms of a union's `Check`, and whether any alternative checks anything.
+    fn union_checks(
+        &self,
+        name: &Ident,
+        variants: &[(Ident, Ty, Schema)],
+    ) -> (Vec<TokenStream>, bool) {
         let mut any_check = false;
         let check_arms: Vec<TokenStream> = variants
             .iter()
@@ -569,187 +519,373 @@ impl Module<'_> {
                 None => quote!(#name::#v(_) => true),
             })
             .collect();
-        if any_check {
-            self.checked.insert(hint.to_string());
-        }
-        let owned = if borrows {
-            let arms = variants.iter().map(|(v, t, _)| {
-                let e = owned_expr(t, quote!(x));
-                quote!(#name::#v(x) => #name::#v(#e))
-            });
-            quote! {
-                /// The same value owning its strings.
-                pub fn into_owned(self) -> #name<'static> {
-                    match self {
-                        #(#arms,)*
-                    }
-                }
-            }
-        } else {
-            quote! {
-                /// The same value: this type borrows nothing.
-                pub fn into_owned(self) -> #name {
-                    self
-                }
+        (check_arms, any_check)
+    }
+}
+
+/// A union's enum as [`union_items`] writes it: its name, generics and variants.
+struct UnionShape<'a> {
+    name: &'a Ident,
+    lt: &'a TokenStream,
+    borrows: bool,
+    variants: &'a [(Ident, Ty, Schema)],
+}
+
+/// `into_owned()` of a union: the same value owning its strings.
+fn union_into_owned(name: &Ident, borrows: bool, variants: &[(Ident, Ty, Schema)]) -> TokenStream {
+    if !borrows {
+        return quote! {
+            /// The same value: this type borrows nothing.
+            pub fn into_owned(self) -> #name {
+                self
             }
         };
-        // Decoding one alternative from the buffered value: `Some` when it decodes and
-        // passes its check.
-        let decode = |v: &Ident, t: &Ty, s: &Schema| -> TokenStream {
-            let tt = t.tokens();
-            // An alternative of one JSON type takes no value of another: not cloned and
-            // decoded to learn that (exact: serde refuses a value of another type).
-            let value = quote!(::serde_json::Value);
-            let fits = match &s.kind {
-                Kind::Any => quote!(true),
-                Kind::Boolean => quote!(::core::matches!(__v, #value::Bool(_))),
-                Kind::String(_) => quote!(::core::matches!(__v, #value::String(_))),
-                Kind::Integer(_) | Kind::Number(_) => {
-                    quote!(::core::matches!(__v, #value::Number(_)))
-                }
-                Kind::Array(_) => quote!(::core::matches!(__v, #value::Array(_))),
-                Kind::Object(_) => quote!(::core::matches!(__v, #value::Object(_))),
-            };
-            let read = if *t == Ty::Int {
-                quote!(#rt::de::integer(__v.clone()))
-            } else {
-                quote!(<#tt as ::serde::Deserialize<'static>>::deserialize(__v.clone()))
-            };
-            quote! {
-                if !(#fits) {
-                    ::core::option::Option::None
-                } else {
-                    match #read {
-                        ::core::result::Result::Ok(x) => {
-                            let c = #name::#v(x);
-                            if #rt::Check::check(&c) { ::core::option::Option::Some(c) } else { ::core::option::Option::None }
-                        }
-                        ::core::result::Result::Err(_) => ::core::option::Option::None,
-                    }
-                }
-            }
-        };
-        let names: Vec<String> = variants.iter().map(|(v, _, _)| v.to_string()).collect();
-        let none_msg = format!(
-            "`{path}` matches none of its alternatives ({})",
-            names.join(", ")
-        );
-        let body = match &pick {
-            Pick::First => {
-                let tries = variants.iter().map(|(v, t, s)| {
-                    let d = decode(v, t, s);
-                    quote!(if let ::core::option::Option::Some(c) = #d { return ::core::result::Result::Ok(c); })
-                });
-                quote! {
-                    #(#tries)*
-                    ::core::result::Result::Err((#none_msg))
-                }
-            }
-            Pick::One => {
-                let tries = variants.iter().map(|(v, t, s)| {
-                    let d = decode(v, t, s);
-                    quote!(if let ::core::option::Option::Some(c) = #d { __n += 1; if __found.is_none() { __found = ::core::option::Option::Some(c); } })
-                });
-                let many = format!("`{path}` matches more than one of its `oneOf` alternatives");
-                quote! {
-                    let mut __found: ::core::option::Option<Self> = ::core::option::Option::None;
-                    let mut __n = 0usize;
-                    #(#tries)*
-                    match __found {
-                        ::core::option::Option::Some(c) if __n == 1 => ::core::result::Result::Ok(c),
-                        ::core::option::Option::Some(_) => ::core::result::Result::Err((#many)),
-                        ::core::option::Option::None => ::core::result::Result::Err((#none_msg)),
-                    }
-                }
-            }
-            Pick::Tag(prop, values) => {
-                let arms = variants.iter().zip(values).map(|((v, t, s), value)| {
-                    let d = decode(v, t, s);
-                    let bad = format!("`{path}` is not a valid `{value}` (tagged by `{prop}`)");
-                    quote!(::core::option::Option::Some(#value) => match #d {
-                        ::core::option::Option::Some(c) => ::core::result::Result::Ok(c),
-                        ::core::option::Option::None => ::core::result::Result::Err((#bad)),
-                    })
-                });
-                let quoted: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
-                let unknown = format!("`{path}.{prop}` must be one of {}", quoted.join(", "));
-                quote! {
-                    match __v.get(#prop).and_then(::serde_json::Value::as_str) {
-                        #(#arms,)*
-                        _ => ::core::result::Result::Err((#unknown)),
-                    }
-                }
-            }
-        };
-        if self.opts.schemars {
-            let keyword = match pick {
-                Pick::First => "anyOf",
-                Pick::One | Pick::Tag(..) => "oneOf",
-            };
-            self.items.push(super::json_schema::union_impl(
-                &name, &lt, keyword, schema, &variants,
-            ));
-        }
-        let direct = quote!(#rt::direct);
-        self.items.push(quote! {
-            #[doc = #doc]
-            #[derive(Clone, Debug, PartialEq)]
-            pub enum #name #lt {
+    }
+    let arms = variants.iter().map(|(v, t, _)| {
+        let e = owned_expr(t, quote!(x));
+        quote!(#name::#v(x) => #name::#v(#e))
+    });
+    quote! {
+        /// The same value owning its strings.
+        pub fn into_owned(self) -> #name<'static> {
+            match self {
                 #(#arms,)*
             }
+        }
+    }
+}
 
-            impl #lt #name #lt {
-                #owned
+/// Decoding one alternative from the buffered value: `Some` when it decodes and passes its
+/// check.
+fn decode_alternative(
+    rt: &TokenStream,
+    name: &Ident,
+    v: &Ident,
+    t: &Ty,
+    s: &Schema,
+) -> TokenStream {
+    let tt = t.tokens();
+    // An alternative of one JSON type takes no value of another: not cloned and
+    // decoded to learn that (exact: serde refuses a value of another type).
+    let value = quote!(::serde_json::Value);
+    let fits = match &s.kind {
+        Kind::Any => quote!(true),
+        Kind::Boolean => quote!(::core::matches!(__v, #value::Bool(_))),
+        Kind::String(_) => quote!(::core::matches!(__v, #value::String(_))),
+        Kind::Integer(_) | Kind::Number(_) => {
+            quote!(::core::matches!(__v, #value::Number(_)))
+        }
+        Kind::Array(_) => quote!(::core::matches!(__v, #value::Array(_))),
+        Kind::Object(_) => quote!(::core::matches!(__v, #value::Object(_))),
+    };
+    let read = if *t == Ty::Int {
+        quote!(#rt::de::integer(__v.clone()))
+    } else {
+        quote!(<#tt as ::serde::Deserialize<'static>>::deserialize(__v.clone()))
+    };
+    quote! {
+        if !(#fits) {
+            ::core::option::Option::None
+        } else {
+            match #read {
+                ::core::result::Result::Ok(x) => {
+                    let c = #name::#v(x);
+                    if #rt::Check::check(&c) { ::core::option::Option::Some(c) } else { ::core::option::Option::None }
+                }
+                ::core::result::Result::Err(_) => ::core::option::Option::None,
+            }
+        }
+    }
+}
 
-                /// The value from its JSON: what serde and the direct path both read it by.
-                #[doc(hidden)]
-                pub fn __decode(
-                    __v: ::serde_json::Value,
-                ) -> ::core::result::Result<Self, &'static str> {
-                    #body
+/// The body of a union's `__decode`: the first alternative that decodes (`anyOf`), exactly
+/// one (`oneOf`), or the one its tag names.
+fn union_decode_body(
+    rt: &TokenStream,
+    name: &Ident,
+    pick: &Pick,
+    variants: &[(Ident, Ty, Schema)],
+    path: &str,
+) -> TokenStream {
+    let decode = |v: &Ident, t: &Ty, s: &Schema| decode_alternative(rt, name, v, t, s);
+    let names: Vec<String> = variants.iter().map(|(v, _, _)| v.to_string()).collect();
+    let none_msg = format!(
+        "`{path}` matches none of its alternatives ({})",
+        names.join(", ")
+    );
+    match pick {
+        Pick::First => {
+            let tries = variants.iter().map(|(v, t, s)| {
+                let d = decode(v, t, s);
+                quote!(if let ::core::option::Option::Some(c) = #d { return ::core::result::Result::Ok(c); })
+            });
+            quote! {
+                #(#tries)*
+                ::core::result::Result::Err((#none_msg))
+            }
+        }
+        Pick::One => {
+            let tries = variants.iter().map(|(v, t, s)| {
+                let d = decode(v, t, s);
+                quote!(if let ::core::option::Option::Some(c) = #d { __n += 1; if __found.is_none() { __found = ::core::option::Option::Some(c); } })
+            });
+            let many = format!("`{path}` matches more than one of its `oneOf` alternatives");
+            quote! {
+                let mut __found: ::core::option::Option<Self> = ::core::option::Option::None;
+                let mut __n = 0usize;
+                #(#tries)*
+                match __found {
+                    ::core::option::Option::Some(c) if __n == 1 => ::core::result::Result::Ok(c),
+                    ::core::option::Option::Some(_) => ::core::result::Result::Err((#many)),
+                    ::core::option::Option::None => ::core::result::Result::Err((#none_msg)),
                 }
             }
-
-            impl #de_generics ::serde::Deserialize<'de> for #name #lt {
-                fn deserialize<D: ::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    let __v = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                    Self::__decode(__v).map_err(<D::Error as ::serde::de::Error>::custom)
+        }
+        Pick::Tag(prop, values) => {
+            let arms = variants.iter().zip(values).map(|((v, t, s), value)| {
+                let d = decode(v, t, s);
+                let bad = format!("`{path}` is not a valid `{value}` (tagged by `{prop}`)");
+                quote!(::core::option::Option::Some(#value) => match #d {
+                    ::core::option::Option::Some(c) => ::core::result::Result::Ok(c),
+                    ::core::option::Option::None => ::core::result::Result::Err((#bad)),
+                })
+            });
+            let quoted: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
+            let unknown = format!("`{path}.{prop}` must be one of {}", quoted.join(", "));
+            quote! {
+                match __v.get(#prop).and_then(::serde_json::Value::as_str) {
+                    #(#arms,)*
+                    _ => ::core::result::Result::Err((#unknown)),
                 }
             }
+        }
+    }
+}
 
-            impl #lt ::serde::Serialize for #name #lt {
-                fn serialize<S: ::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    match self {
-                        #(#ser_arms,)*
-                    }
+/// A union's enum and its impls: `__decode` (what serde and the direct path both read it
+/// by), `Deserialize`, `Serialize`, `Check` and `ReadDirect`.
+fn union_items(
+    rt: &TokenStream,
+    shape: &UnionShape<'_>,
+    doc: &str,
+    arms: &[TokenStream],
+    check_arms: &[TokenStream],
+    body: &TokenStream,
+) -> TokenStream {
+    let UnionShape {
+        name,
+        lt,
+        borrows,
+        variants,
+    } = shape;
+    let owned = union_into_owned(name, *borrows, variants);
+    let de_generics = if *borrows {
+        quote!(<'de: 'a, 'a>)
+    } else {
+        quote!(<'de>)
+    };
+    let serialize_and_check = union_impls(rt, name, lt, variants, check_arms);
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum #name #lt {
+            #(#arms,)*
+        }
+
+        impl #lt #name #lt {
+            #owned
+
+            /// The value from its JSON: what serde and the direct path both read it by.
+            #[doc(hidden)]
+            pub fn __decode(
+                __v: ::serde_json::Value,
+            ) -> ::core::result::Result<Self, &'static str> {
+                #body
+            }
+        }
+
+        impl #de_generics ::serde::Deserialize<'de> for #name #lt {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                let __v = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                Self::__decode(__v).map_err(<D::Error as ::serde::de::Error>::custom)
+            }
+        }
+
+        #serialize_and_check
+    }
+}
+
+/// A union's `Serialize` (the alternative's value as it is), `Check` and `ReadDirect`.
+fn union_impls(
+    rt: &TokenStream,
+    name: &Ident,
+    lt: &TokenStream,
+    variants: &[(Ident, Ty, Schema)],
+    check_arms: &[TokenStream],
+) -> TokenStream {
+    let ser_arms = variants
+        .iter()
+        .map(|(v, _, _)| quote!(#name::#v(x) => ::serde::Serialize::serialize(x, serializer)));
+    let direct = quote!(#rt::direct);
+    quote! {
+        impl #lt ::serde::Serialize for #name #lt {
+            fn serialize<S: ::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                match self {
+                    #(#ser_arms,)*
                 }
             }
+        }
 
-            impl #lt #rt::Check for #name #lt {
-                #[inline]
-                fn check(&self) -> bool {
-                    match self {
-                        #(#check_arms,)*
-                    }
+        impl #lt #rt::Check for #name #lt {
+            #[inline]
+            fn check(&self) -> bool {
+                match self {
+                    #(#check_arms,)*
                 }
             }
+        }
 
-            // The value read as free JSON in the same pass (as serde buffers it), then
-            // decoded as serde decodes it; a refusal is left to serde, which words it.
-            impl<'a> #direct::ReadDirect<'a> for #name #lt {
-                #[inline]
-                fn read(__r: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
-                    let __v = <::serde_json::Value as #direct::ReadDirect<'a>>::read(__r)?;
-                    Self::__decode(__v).map_err(|_| #direct::Fallback)
+        // The value read as free JSON in the same pass (as serde buffers it), then
+        // decoded as serde decodes it; a refusal is left to serde, which words it.
+        impl<'a> #direct::ReadDirect<'a> for #name #lt {
+            #[inline]
+            fn read(__r: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
+                let __v = <::serde_json::Value as #direct::ReadDirect<'a>>::read(__r)?;
+                Self::__decode(__v).map_err(|_| #direct::Fallback)
+            }
+        }
+    }
+}
+
+/// A literal's type (`tokens`) with its `Check`, which always holds, and `ReadDirect`:
+/// read as free JSON and compared, as its `Deserialize` does (`accept`).
+fn literal_items(
+    rt: &TokenStream,
+    name: &Ident,
+    tokens: TokenStream,
+    accept: TokenStream,
+) -> TokenStream {
+    let direct = quote!(#rt::direct);
+    quote! {
+        #tokens
+
+        impl #rt::Check for #name {
+            #[inline]
+            fn check(&self) -> bool {
+                true
+            }
+        }
+
+        // Read as free JSON and compared, as its `Deserialize` does; a refusal is left
+        // to serde.
+        impl<'a> #direct::ReadDirect<'a> for #name {
+            #[inline]
+            fn read(__r: &mut #direct::Reader<'a>) -> #direct::Direct<Self> {
+                let __v = <::serde_json::Value as #direct::ReadDirect<'a>>::read(__r)?;
+                #accept.ok_or(#direct::Fallback)
+            }
+        }
+    }
+}
+
+/// The unit type of a `const`: it decodes only its value, and writes it.
+fn const_tokens(
+    rt: &TokenStream,
+    name: &Ident,
+    doc: &str,
+    text: &str,
+    refusal: &str,
+) -> TokenStream {
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct #name;
+
+        impl #name {
+            /// The constant, as JSON text.
+            pub const JSON: &'static str = #text;
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                let v = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                if #rt::rules::equals_json(&v, #text) {
+                    ::core::result::Result::Ok(#name)
+                } else {
+                    ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(#refusal))
                 }
             }
-        });
-        Ty::Union(hint.to_string(), borrows)
+        }
+
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                let v: ::serde_json::Value = ::serde_json::from_str(#text)
+                    .map_err(<S::Error as ::serde::ser::Error>::custom)?;
+                ::serde::Serialize::serialize(&v, serializer)
+            }
+        }
+    }
+}
+
+/// The checked value of an `enum` of JSON values: a `serde_json::Value` that is one of
+/// them, refused otherwise.
+fn enum_value_tokens(
+    rt: &TokenStream,
+    name: &Ident,
+    doc: &str,
+    texts: &[String],
+    refusal: &str,
+) -> TokenStream {
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct #name(::serde_json::Value);
+
+        impl #name {
+            /// The values allowed, as JSON text.
+            pub const VALUES_JSON: &'static [&'static str] = &[#(#texts),*];
+
+            /// The value, one of [`Self::VALUES_JSON`].
+            pub fn value(&self) -> &::serde_json::Value {
+                &self.0
+            }
+
+            /// The value if it is one of [`Self::VALUES_JSON`].
+            pub fn new(value: ::serde_json::Value) -> ::core::option::Option<Self> {
+                Self::VALUES_JSON
+                    .iter()
+                    .any(|t| #rt::rules::equals_json(&value, t))
+                    .then_some(#name(value))
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                let v = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                #name::new(v).ok_or_else(|| <D::Error as ::serde::de::Error>::custom(#refusal))
+            }
+        }
+
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                ::serde::Serialize::serialize(&self.0, serializer)
+            }
+        }
     }
 }
 

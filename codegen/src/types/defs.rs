@@ -118,18 +118,8 @@ impl Module<'_> {
     pub(super) fn def_type(&mut self, reference: &str) -> Option<Ty> {
         let variant = self.tool.variants.get(self.variant)?;
         let file = variant.file.clone();
-        if let Some(d) = self
-            .defs
-            .iter_mut()
-            .find(|d| d.file == file && d.reference == reference)
-        {
-            return Some(match &d.ty {
-                Some(t) => t.clone(),
-                None => {
-                    d.cyclic = true;
-                    Ty::Boxed(Box::new(Ty::Struct(d.name.clone(), d.borrows)))
-                }
-            });
+        if let Some(t) = self.known_def(&file, reference) {
+            return Some(t);
         }
         let (container, key) = definition_key(reference)?;
         variant.authored.get("inputSchema")?;
@@ -181,31 +171,62 @@ impl Module<'_> {
         if ty.borrows() {
             self.found.push((file, reference.to_string()));
         }
-        if cyclic {
-            let named = match &ty {
-                Ty::Struct(n, _) | Ty::Union(n, _) => *n == name,
-                _ => false,
-            };
-            if !named {
-                self.errs.at(
-                    &def_loc,
-                    format!(
-                        "catalog! cannot type the definition {reference} of tool `{}`: it refers to itself, and only an object or a union of alternatives (`anyOf`/`oneOf`) can",
-                        self.tool.name
-                    ),
-                );
-                return Some(Ty::Any);
-            }
-            if ty.borrows() != borrows {
-                self.errs.at(
-                    &def_loc,
-                    format!(
-                        "catalog! could not decide whether the recursive definition {reference} of tool `{}` holds strings",
-                        self.tool.name
-                    ),
-                );
-            }
+        if cyclic && !self.cycle_typed(&ty, &name, borrows, reference, &def_loc) {
+            return Some(Ty::Any);
         }
         Some(ty)
+    }
+
+    /// The type of a definition already met in this file: its type, or, while it is
+    /// being generated (a cycle closing), a boxed reference to it.
+    fn known_def(&mut self, file: &str, reference: &str) -> Option<Ty> {
+        let d = self
+            .defs
+            .iter_mut()
+            .find(|d| d.file == file && d.reference == reference)?;
+        Some(match &d.ty {
+            Some(t) => t.clone(),
+            None => {
+                d.cyclic = true;
+                Ty::Boxed(Box::new(Ty::Struct(d.name.clone(), d.borrows)))
+            }
+        })
+    }
+
+    /// Whether a definition that refers to itself got a type that can (a named struct or
+    /// union); an error at the definition when not, or when whether it holds strings was
+    /// not decided (`borrows`, the guess it was generated with, differs).
+    fn cycle_typed(
+        &mut self,
+        ty: &Ty,
+        name: &str,
+        borrows: bool,
+        reference: &str,
+        def_loc: &Loc,
+    ) -> bool {
+        let named = match ty {
+            Ty::Struct(n, _) | Ty::Union(n, _) => *n == name,
+            _ => false,
+        };
+        if !named {
+            self.errs.at(
+                def_loc,
+                format!(
+                    "catalog! cannot type the definition {reference} of tool `{}`: it refers to itself, and only an object or a union of alternatives (`anyOf`/`oneOf`) can",
+                    self.tool.name
+                ),
+            );
+            return false;
+        }
+        if ty.borrows() != borrows {
+            self.errs.at(
+                def_loc,
+                format!(
+                    "catalog! could not decide whether the recursive definition {reference} of tool `{}` holds strings",
+                    self.tool.name
+                ),
+            );
+        }
+        true
     }
 }

@@ -5,6 +5,7 @@
 //! surface; the modules here own the words.
 
 pub mod invalid_value;
+pub mod too_many_tools;
 pub mod tool_not_allowed;
 pub mod tool_not_in_profile;
 pub mod unknown_field;
@@ -33,11 +34,13 @@ pub enum Rule {
     UnknownProfile,
     /// A tool the body calls that the agent's own `tools:` list omits.
     ToolNotAllowed,
+    /// An agent's `tools:` list selecting more tools than its host accepts.
+    TooManyTools,
 }
 
 impl Rule {
     /// Every rule, in the order `toolgate explain` lists them.
-    pub const ALL: [Rule; 8] = [
+    pub const ALL: [Rule; 9] = [
         Rule::UnknownTool,
         Rule::UnknownField,
         Rule::InvalidValue,
@@ -46,6 +49,7 @@ impl Rule {
         Rule::ValueNotInProfile,
         Rule::UnknownProfile,
         Rule::ToolNotAllowed,
+        Rule::TooManyTools,
     ];
 
     /// The stable name.
@@ -59,6 +63,7 @@ impl Rule {
             Rule::ValueNotInProfile => value_not_in_profile::NAME,
             Rule::UnknownProfile => unknown_profile::NAME,
             Rule::ToolNotAllowed => tool_not_allowed::NAME,
+            Rule::TooManyTools => too_many_tools::NAME,
         }
     }
 
@@ -78,6 +83,7 @@ impl Rule {
             Rule::ValueNotInProfile => value_not_in_profile::SUMMARY,
             Rule::UnknownProfile => unknown_profile::SUMMARY,
             Rule::ToolNotAllowed => tool_not_allowed::SUMMARY,
+            Rule::TooManyTools => too_many_tools::SUMMARY,
         }
     }
 
@@ -92,6 +98,7 @@ impl Rule {
             Rule::ValueNotInProfile => value_not_in_profile::EXPLANATION,
             Rule::UnknownProfile => unknown_profile::EXPLANATION,
             Rule::ToolNotAllowed => tool_not_allowed::EXPLANATION,
+            Rule::TooManyTools => too_many_tools::EXPLANATION,
         }
     }
 

@@ -1,0 +1,220 @@
+//! What a file is checked against: the `toolgate.toml` nearest to it (upward, as the CLI
+//! finds it) and the surfaces it names, loaded as `toolgate lint` loads them, except that a
+//! catalog folder's files open in the editor are read from their buffers: a tool file being
+//! edited is the surface the agent files are checked against.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use toolgate_lint::Linter;
+use toolgate_lint::config::Config;
+use toolgate_lint::servers::{self, ServerSpec, Source};
+use toolgate_schema::{Catalog, Errors, Surface};
+
+/// What the embedding binary knows that the libraries do not: its bundled catalogs.
+#[derive(Clone, Copy)]
+pub struct Host {
+    /// The bundled catalog of a name, loaded (`None`: there is none of that name).
+    pub bundled: fn(&str) -> Option<Result<Catalog, Errors>>,
+}
+
+/// The text of open buffers, by absolute path: read instead of the file on disk.
+pub type Overlay<'a> = &'a dyn Fn(&Path) -> Option<String>;
+
+/// One server of a configuration: a surface and the names its tools are written under.
+#[derive(Debug)]
+pub struct Server {
+    /// Its name (`[servers.NAME]`, or the catalog's).
+    pub name: String,
+    /// The prefixes its tools are written under.
+    pub prefixes: Vec<String>,
+    /// Its tools removed without a replacement.
+    pub removed: Vec<String>,
+    /// What it serves.
+    pub surface: Surface,
+    /// The catalog folder it was loaded from (absolute), when it is one.
+    pub catalog_dir: Option<PathBuf>,
+    /// Each tool's file (absolute), when the surface comes from a catalog folder.
+    pub tool_files: HashMap<String, PathBuf>,
+}
+
+/// A configuration with its servers loaded; the first server is the one unprefixed names
+/// belong to.
+#[derive(Debug)]
+pub struct Env {
+    /// The configuration (the defaults when no toolgate.toml is found).
+    pub config: Config,
+    /// The servers.
+    pub servers: Vec<Server>,
+}
+
+impl Env {
+    /// The lint over these servers, as `toolgate lint` sets it up.
+    pub fn linter(&self) -> Linter<'_> {
+        let mut linter = Linter::new(&self.servers[0].surface, self.config.settings());
+        for s in &self.servers[1..] {
+            linter.add_server(&s.name, &s.prefixes, &s.removed, &s.surface);
+        }
+        linter
+    }
+
+    /// Whether this configuration reads the catalog folder `dir` (absolute).
+    pub fn reads_catalog(&self, dir: &Path) -> bool {
+        self.servers
+            .iter()
+            .any(|s| s.catalog_dir.as_deref() == Some(dir))
+    }
+}
+
+/// Loads the configuration at `file` (`None`: the defaults) and its servers.
+pub fn load(file: Option<&Path>, host: Host, overlay: Overlay<'_>) -> Result<Env, String> {
+    let config = match file {
+        Some(p) => match overlay(p) {
+            Some(text) => Config::parse(p, &text)?,
+            None => Config::load(p)?,
+        },
+        None => Config::defaults(PathBuf::from(".")),
+    };
+    let main = main_server(&config, host, overlay)?;
+    if main.surface.tools.is_empty() {
+        return Err(format!(
+            "{}: the surface has no tool; failing closed",
+            main.name
+        ));
+    }
+    let mut servers = vec![main];
+    let unprefixed = config.unprefixed.as_deref();
+    for spec in config
+        .servers
+        .iter()
+        .filter(|s| Some(s.name.as_str()) != unprefixed)
+    {
+        servers.push(spec_server(spec, host, overlay)?);
+    }
+    Ok(Env { config, servers })
+}
+
+/// The surface unprefixed names belong to, found as `toolgate lint` finds it with no flag:
+/// `catalog`, else `manifest`, else the `[servers.NAME]` table `unprefixed` names.
+fn main_server(config: &Config, host: Host, overlay: Overlay<'_>) -> Result<Server, String> {
+    let settings = config.settings();
+    let (surface, catalog_dir, tool_files) = if let Some(c) = &config.catalog {
+        catalog_surface(c, &config.base, host, overlay)?
+    } else if let Some(m) = &config.manifest {
+        (manifest_surface(m, overlay)?, None, HashMap::new())
+    } else if let Some(spec) = config.unprefixed_server() {
+        let s = spec_server(spec, host, overlay)?;
+        (s.surface, s.catalog_dir, s.tool_files)
+    } else {
+        return Err(match &config.path {
+            Some(p) => format!(
+                "{}: no surface to check against: set `catalog` or `manifest`, or a [servers.NAME] table",
+                p.display()
+            ),
+            None => format!(
+                "no {} above this file: nothing to check it against",
+                toolgate_lint::config::FILE_NAME
+            ),
+        });
+    };
+    let name = settings
+        .server
+        .clone()
+        .unwrap_or_else(|| surface.catalog.clone());
+    let prefixes = match &settings.prefixes {
+        Some(p) => p.clone(),
+        None if name.is_empty() => Vec::new(),
+        None => servers::default_prefixes(&name),
+    };
+    Ok(Server {
+        name,
+        prefixes,
+        removed: settings.removed,
+        surface,
+        catalog_dir,
+        tool_files,
+    })
+}
+
+type Loaded = (Surface, Option<PathBuf>, HashMap<String, PathBuf>);
+
+fn spec_server(spec: &ServerSpec, host: Host, overlay: Overlay<'_>) -> Result<Server, String> {
+    let (mut surface, catalog_dir, tool_files) = match &spec.source {
+        Source::Catalog(c) => catalog_surface(c, &spec.base, host, overlay)?,
+        _ => (
+            servers::load(spec, &|n| (host.bundled)(n))?,
+            None,
+            HashMap::new(),
+        ),
+    };
+    if matches!(spec.source, Source::Catalog(_)) {
+        servers::add_renames(&mut surface, &spec.renames)
+            .map_err(|e| format!("servers.{}: {e}", spec.name))?;
+    }
+    Ok(Server {
+        name: spec.name.clone(),
+        prefixes: spec.prefixes.clone(),
+        removed: spec.removed.clone(),
+        surface,
+        catalog_dir,
+        tool_files,
+    })
+}
+
+/// A `catalog = "..."`: a bundled name (no separator, not starting with `.`), else a
+/// folder relative to `base`.
+fn catalog_surface(
+    c: &str,
+    base: &Path,
+    host: Host,
+    overlay: Overlay<'_>,
+) -> Result<Loaded, String> {
+    let path_like = c.contains('/') || c.contains('\\') || c.starts_with('.');
+    if !path_like && let Some(loaded) = (host.bundled)(c) {
+        let catalog = loaded.map_err(|e| e.to_string())?;
+        return Ok((Surface::from_catalog(&catalog), None, HashMap::new()));
+    }
+    let mut dir = base.join(c);
+    if dir.is_file() && dir.file_name().is_some_and(|n| n == "profiles.json") {
+        dir = dir.parent().unwrap_or(Path::new(".")).to_path_buf();
+    }
+    let dir = toolgate_lint::config::absolute(&dir);
+    let catalog = load_catalog(&dir, overlay).map_err(|e| e.to_string())?;
+    let tool_files = catalog
+        .tools
+        .iter()
+        .filter_map(|t| Some((t.name.clone(), dir.join(&t.variants.first()?.file))))
+        .collect();
+    Ok((Surface::from_catalog(&catalog), Some(dir), tool_files))
+}
+
+/// Loads the catalog folder `dir` as `toolgate check` does, each file read from its buffer
+/// when one is open.
+pub fn load_catalog(dir: &Path, overlay: Overlay<'_>) -> Result<Catalog, Errors> {
+    let (mut sources, mut read_errors) = toolgate_schema::load::read_dir_sources(dir, dir);
+    if sources.is_empty() && !read_errors.is_empty() {
+        return Err(Errors(read_errors).sorted());
+    }
+    for s in &mut sources {
+        if let Some(text) = overlay(&dir.join(&s.rel)) {
+            s.bytes = text.into_bytes();
+        }
+    }
+    match toolgate_schema::load::load_sources(dir, sources) {
+        Ok(catalog) if read_errors.is_empty() => Ok(catalog),
+        Ok(_) => Err(Errors(read_errors).sorted()),
+        Err(Errors(mut errors)) => {
+            errors.append(&mut read_errors);
+            Err(Errors(errors).sorted())
+        }
+    }
+}
+
+fn manifest_surface(path: &Path, overlay: Overlay<'_>) -> Result<Surface, String> {
+    let bytes = match overlay(&toolgate_lint::config::absolute(path)) {
+        Some(t) => t.into_bytes(),
+        None => std::fs::read(path)
+            .map_err(|e| format!("{}: cannot read the manifest: {e}", path.display()))?,
+    };
+    Surface::from_manifest(path, &bytes).map_err(|e| e.to_string())
+}
