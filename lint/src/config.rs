@@ -109,6 +109,7 @@ struct File {
     #[serde(default)]
     servers: std::collections::BTreeMap<String, ServerFile>,
     unprefixed: Option<String>,
+    discover: Option<bool>,
 }
 
 #[derive(Deserialize, Default, Debug)]
@@ -184,6 +185,9 @@ pub struct Config {
     pub servers: Vec<ServerSpec>,
     /// The server unprefixed names belong to (`unprefixed`, or the only server).
     pub unprefixed: Option<String>,
+    /// Whether the servers the repository's host configurations name are linted against,
+    /// with their surfaces from `toolgate.lock` (`discover`, default true).
+    pub discover: bool,
     /// `base` made absolute, and the `base` it was made from ([`Config::relative`] runs for
     /// every walked file).
     absolute_base: std::sync::OnceLock<(PathBuf, PathBuf)>,
@@ -220,6 +224,7 @@ impl Config {
                 .collect(),
             servers: Vec::new(),
             unprefixed: None,
+            discover: true,
             absolute_base: std::sync::OnceLock::new(),
         }
     }
@@ -254,6 +259,7 @@ impl Config {
             return Err(format!("{shown}: give `catalog` or `manifest`, not both"));
         }
         config.catalog = file.catalog;
+        config.discover = file.discover.unwrap_or(true);
         config.manifest = file.manifest.map(|m| base.join(m));
         if let Some(include) = file.include {
             config.include = build_set(include.iter().map(String::as_str))
@@ -432,7 +438,8 @@ fn server_spec(base: &Path, name: &str, f: ServerFile) -> Result<ServerSpec, Str
         (Some(c), None, None) => Source::Catalog(c),
         (None, Some(m), None) => Source::Manifest(base.join(m)),
         (None, None, Some(t)) => Source::ToolsList(base.join(t)),
-        _ => return Err("give one of `catalog`, `manifest` or `tools_list`".to_string()),
+        (None, None, None) => Source::Locked,
+        _ => return Err("give one of `catalog`, `manifest` or `tools_list`, not two".to_string()),
     };
     let prefixes = f
         .prefixes
@@ -598,7 +605,16 @@ mod tests {
         .unwrap();
         assert_eq!(c.unprefixed, None);
         assert_eq!(c.servers[0].prefixes[0], "mcp__gh__");
-        let e = Config::parse(Path::new("t.toml"), "[servers.gh]\n").unwrap_err();
+        let c = Config::parse(Path::new("t.toml"), "[servers.gh]\ndiscover = false\n");
+        assert!(c.unwrap_err().contains("servers.gh"));
+        let c = Config::parse(Path::new("t.toml"), "discover = false\n[servers.gh]\n").unwrap();
+        assert_eq!(c.servers[0].source, Source::Locked);
+        assert!(!c.discover);
+        let e = Config::parse(
+            Path::new("t.toml"),
+            "[servers.gh]\ncatalog = \"a\"\nmanifest = \"b\"\n",
+        )
+        .unwrap_err();
         assert!(e.contains("servers.gh"), "{e}");
         let e = Config::parse(Path::new("t.toml"), "unprefixed = \"x\"\n").unwrap_err();
         assert!(e.contains("unprefixed"), "{e}");

@@ -7,7 +7,8 @@
 //! surface), [`rules`] (names and explanations), [`negation`] and [`markers`] (what does not
 //! count), [`params`] (parameters written without call syntax), [`lint`] (one file, as a
 //! pipeline of stages over a [`Document`]), [`fix`] (`--fix`, `--diff`), [`config`],
-//! [`walk`], [`baseline`], [`run`] and [`render`].
+//! [`walk`], [`baseline`], [`run`] and [`render`]; [`hosts`] (the servers a repository's host
+//! configurations name) and [`lock`] (`toolgate.lock`, their captured surfaces).
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
@@ -15,11 +16,15 @@ pub mod args;
 pub mod baseline;
 pub mod check;
 pub mod config;
+pub mod discovered;
 pub mod finding;
 pub mod fix;
 pub mod forms;
 pub mod frontmatter;
+pub mod hosts;
 pub mod lint;
+pub mod lock;
+pub mod lock_report;
 pub mod markers;
 pub mod negation;
 pub mod params;

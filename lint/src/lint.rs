@@ -423,6 +423,13 @@ impl<'s> Linter<'s> {
         &self.servers[0].checker
     }
 
+    /// Whether unprefixed names belong to a server: not when the first server has no name
+    /// and no tool (several servers named by host configurations, each behind its prefixes).
+    fn unprefixed_checked(&self) -> bool {
+        let first = &self.servers[0];
+        !(first.name.is_empty() && first.checker.surface.tools.is_empty())
+    }
+
     /// Which server a name written `full` belongs to.
     fn resolve(&self, full: &str) -> Option<Resolved> {
         let bytes = full.as_bytes();
@@ -463,7 +470,7 @@ impl<'s> Linter<'s> {
     /// for another server's tool.
     fn call_target(&self, text: &str, name: Span) -> Option<(usize, Span, bool)> {
         match self.resolve(name.of(text)) {
-            None => Some((0, name, false)),
+            None => self.unprefixed_checked().then_some((0, name, false)),
             Some(Resolved::Foreign) => None,
             Some(Resolved::Server(si, len, generic)) => {
                 let stripped = Span::new(name.start + len, name.end);

@@ -23,6 +23,9 @@ pub enum Source {
     Manifest(PathBuf),
     /// A captured `tools/list` result: `{"tools": [...]}` (or `{"result": {"tools": ...}}`).
     ToolsList(PathBuf),
+    /// What `toolgate.lock` (beside the configuration) holds for the server of this name: a
+    /// `[servers.NAME]` table with no surface of its own, for its prefixes and renames.
+    Locked,
 }
 
 /// A rename declared in `toolgate.toml` for a server whose surface cannot say it (a captured
@@ -192,9 +195,29 @@ pub fn load(spec: &ServerSpec, bundled: Bundled<'_>) -> Result<Surface, String> 
                 .map_err(|e| format!("{}: cannot read the tools/list file: {e}", p.display()))?;
             tools_list_surface(p, &bytes)?
         }
+        Source::Locked => locked_surface(&spec.base, &spec.name)?,
     };
     add_renames(&mut surface, &spec.renames).map_err(|e| format!("servers.{}: {e}", spec.name))?;
     Ok(surface)
+}
+
+/// The surface `toolgate.lock` in `base` holds for the server `name`.
+fn locked_surface(base: &Path, name: &str) -> Result<Surface, String> {
+    let path = base.join(crate::lock::FILE_NAME);
+    if !path.is_file() {
+        return Err(format!(
+            "servers.{name}: names no catalog, manifest or tools_list, and there is no {}: run `toolgate lock`",
+            path.display()
+        ));
+    }
+    let lock = crate::lock::read(&path)?;
+    let server = lock.servers.get(name).ok_or_else(|| {
+        format!(
+            "servers.{name}: {} has no server `{name}`: run `toolgate lock`",
+            path.display()
+        )
+    })?;
+    tools_list_surface(&path, &server.tools_list_bytes())
 }
 
 /// Declares `renames` on `surface`: each old name becomes a former name of its new tool.

@@ -1,5 +1,5 @@
-//! An MCP client over stdio, for `toolgate import --server`: spawn a server, initialize, list
-//! its tools page by page, stop it.
+//! An MCP client over stdio, for `toolgate import --server` and `toolgate lock`: spawn a
+//! server, initialize, list its tools page by page, stop it.
 //!
 //! rmcp's client speaks the protocol (initialize, requests the server makes of its client,
 //! pagination); the tools are taken from the raw bytes of the server's answers, read through
@@ -62,9 +62,32 @@ impl std::fmt::Display for ClientError {
 
 impl std::error::Error for ClientError {}
 
+/// What one run of a server told: its tools and who it said it is.
+#[derive(Clone, Debug, Default)]
+pub struct Capture {
+    /// The tools in the order served, each object as the server wrote it.
+    pub tools: Vec<Value>,
+    /// `serverInfo.name` of its initialize answer.
+    pub server_name: Option<String>,
+    /// `serverInfo.version`.
+    pub server_version: Option<String>,
+    /// The protocol version it answered with.
+    pub protocol_version: Option<String>,
+}
+
 /// Spawns `command`, lists every page of its tools, stops it, all within `timeout`; the
 /// tools in the order served, each object as the server wrote it.
 pub fn list_tools(command: &ServerCommand, timeout: Duration) -> Result<Vec<Value>, ClientError> {
+    capture(command, None, timeout).map(|c| c.tools)
+}
+
+/// [`list_tools`] run in the folder `cwd` (the current one when `None`), with the server's
+/// `serverInfo` and protocol version.
+pub fn capture(
+    command: &ServerCommand,
+    cwd: Option<&std::path::Path>,
+    timeout: Duration,
+) -> Result<Capture, ClientError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -74,7 +97,7 @@ pub fn list_tools(command: &ServerCommand, timeout: Duration) -> Result<Vec<Valu
         })?;
     let stderr = Arc::new(Mutex::new(Vec::new()));
     let result = runtime.block_on(async {
-        match tokio::time::timeout(timeout, run(command, stderr.clone())).await {
+        match tokio::time::timeout(timeout, run(command, cwd, stderr.clone())).await {
             Ok(result) => result,
             Err(_) => Err(format!(
                 "the server did not answer initialize and every tools/list page within {}s",
@@ -97,9 +120,14 @@ fn lock(buf: &Mutex<Vec<u8>>) -> std::sync::MutexGuard<'_, Vec<u8>> {
 
 async fn run(
     command: &ServerCommand,
+    cwd: Option<&std::path::Path>,
     stderr_tail: Arc<Mutex<Vec<u8>>>,
-) -> Result<Vec<Value>, String> {
-    let mut child = tokio::process::Command::new(&command.program)
+) -> Result<Capture, String> {
+    let mut spawn = tokio::process::Command::new(&command.program);
+    if let Some(dir) = cwd {
+        spawn.current_dir(dir);
+    }
+    let mut child = spawn
         .args(&command.args)
         .envs(command.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::piped())
@@ -128,10 +156,11 @@ async fn run(
         log: raw.clone(),
     };
     match session(tee, stdin).await {
-        Ok(counts) => {
+        Ok((counts, mut capture)) => {
             let _ = child.kill().await;
             let bytes = std::mem::take(&mut *lock(&raw));
-            raw_tools(&bytes, &counts)
+            capture.tools = raw_tools(&bytes, &counts)?;
+            Ok(capture)
         }
         Err(message) => {
             // Say how the server ended, with the end of its stderr, when it did.
@@ -146,11 +175,12 @@ async fn run(
     }
 }
 
-/// Initializes, lists every page, closes; the number of tools rmcp read on each page.
+/// Initializes, lists every page, closes; the number of tools rmcp read on each page, and
+/// the server's `serverInfo` and protocol version (its tools left empty).
 async fn session(
     tee: Tee<tokio::process::ChildStdout>,
     stdin: tokio::process::ChildStdin,
-) -> Result<Vec<usize>, String> {
+) -> Result<(Vec<usize>, Capture), String> {
     let info = ClientConfig::new(
         ClientCapabilities::default(),
         Implementation::new("toolgate-import", env!("CARGO_PKG_VERSION")),
@@ -159,6 +189,13 @@ async fn session(
         .serve((tee, stdin))
         .await
         .map_err(|e| format!("initialize failed: {}", short(&e.to_string())))?;
+    let info = client.peer().peer_info();
+    let capture = Capture {
+        tools: Vec::new(),
+        server_name: info.as_ref().map(|i| i.server_info.name.clone()),
+        server_version: info.as_ref().map(|i| i.server_info.version.clone()),
+        protocol_version: info.as_ref().map(|i| i.protocol_version.to_string()),
+    };
     let mut counts = Vec::new();
     let mut cursor: Option<String> = None;
     let mut seen = std::collections::HashSet::new();
@@ -190,7 +227,7 @@ async fn session(
         }
     }
     let _ = client.cancel().await;
-    Ok(counts)
+    Ok((counts, capture))
 }
 
 /// An rmcp error without the transport's type name (`Transport [rmcp::...] error: x`).

@@ -1105,8 +1105,10 @@ fn http_transport(
         map.insert(n, v);
     }
     let config = StreamableHttpClientTransportConfig::with_uri(url.to_string()).custom_headers(map);
-    Ok(rmcp::transport::StreamableHttpClientTransport::from_config(
-        config,
+    // https through rustls with the system's roots (`client_http`).
+    let client = crate::client_http::http_client(None)?;
+    Ok(rmcp::transport::StreamableHttpClientTransport::with_client(
+        client, config,
     ))
 }
 

@@ -77,6 +77,8 @@
 pub mod checked;
 #[cfg(feature = "client")]
 pub mod client;
+#[cfg(feature = "client-http")]
+pub mod client_http;
 mod context;
 pub mod echo;
 #[cfg(feature = "gate")]

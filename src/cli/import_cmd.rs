@@ -52,12 +52,20 @@ pub struct ImportArgs {
     fail_closed: Option<Option<PathBuf>>,
     /// A profile: NAME=FILE from captured lists, NAME alone with --server. Repeat it; the
     /// matrix lists the profiles in this order.
-    #[arg(long = "profile", value_name = "NAME=FILE|NAME", required = true)]
+    #[arg(
+        long = "profile",
+        value_name = "NAME=FILE|NAME",
+        required_unless_present = "lock"
+    )]
     profiles: Vec<String>,
     /// Run this server over stdio, once per profile: a command line split like shell words
-    /// and run without a shell.
-    #[arg(long, value_name = "'CMD ARGS'")]
+    /// and run without a shell. With --lock: the name of a server in the lock.
+    #[arg(long, value_name = "'CMD ARGS'|NAME")]
     server: Option<String>,
+    /// Import a server of this toolgate.lock (`--server NAME`): its locked tools, served to
+    /// each --profile NAME (default: one profile, `all`).
+    #[arg(long, value_name = "FILE", requires = "server")]
+    lock: Option<PathBuf>,
     /// The environment variable that selects the server's profile (selector.env). Required
     /// with --server. Default without it: the existing catalog's, else <NAME>_TOOL_PROFILE.
     #[arg(long, value_name = "VAR")]
@@ -113,9 +121,10 @@ fn import(args: &ImportArgs) -> Result<(), Failed> {
         Some(n) => n.clone(),
         None => catalog_name(&args.out)?,
     };
-    let captures = match &args.server {
-        Some(server) => from_server(args, server)?,
-        None => from_files(args)?,
+    let captures = match (&args.lock, &args.server) {
+        (Some(lock), Some(server)) => from_lock(args, lock, server)?,
+        (None, Some(server)) => from_server(args, server)?,
+        _ => from_files(args)?,
     };
     let existing = read_existing(&args.out)?;
     let options = Options {
@@ -139,8 +148,8 @@ fn import(args: &ImportArgs) -> Result<(), Failed> {
         "wrote {}: {tools} tool file{}, {} profile{}, {} grant row{}",
         args.out.display(),
         plural(tools),
-        args.profiles.len(),
-        plural(args.profiles.len()),
+        args.profiles.len().max(1),
+        plural(args.profiles.len().max(1)),
         plan.grant_rows,
         plural(plan.grant_rows),
     );
@@ -185,6 +194,41 @@ fn catalog_name(out: &Path) -> Result<String, String> {
             out.display()
         )),
     }
+}
+
+/// The locked tools of `server`, as each profile's capture.
+fn from_lock(args: &ImportArgs, lock: &Path, server: &str) -> Result<Vec<Capture>, String> {
+    let locked = toolgate_lint::lock::read(lock).map_err(|e| format!("error: {e}"))?;
+    let Some(s) = locked.servers.get(server) else {
+        let names: Vec<&str> = locked.servers.keys().map(String::as_str).collect();
+        return Err(format!(
+            "error: {}: no server `{server}` (it locks: {})",
+            lock.display(),
+            names.join(", ")
+        ));
+    };
+    if args.fail_closed.is_some() {
+        return Err(
+            "error: --fail-closed does not go with --lock: a lock holds one surface".into(),
+        );
+    }
+    let bytes = s.tools_list_bytes();
+    let profiles = if args.profiles.is_empty() {
+        vec!["all".to_string()]
+    } else {
+        args.profiles.clone()
+    };
+    profiles
+        .iter()
+        .map(|p| {
+            if p.contains('=') {
+                return Err(format!(
+                    "error: --profile {p}: with --lock, give the profile's NAME alone"
+                ));
+            }
+            Capture::from_file(Some(p.as_str()), lock, &bytes).map_err(|e| errors(&e))
+        })
+        .collect()
 }
 
 fn from_files(args: &ImportArgs) -> Result<Vec<Capture>, String> {

@@ -119,7 +119,20 @@ pub struct LintArgs {
     diff: bool,
 }
 
-fn load_surface(args: &LintArgs, config: &Config) -> Result<Surface, u8> {
+/// Whether the command line or the configuration names the surface of unprefixed names.
+fn args_name_surface(args: &LintArgs, config: &Config) -> bool {
+    args.catalog.is_some()
+        || args.manifest.is_some()
+        || config.catalog.is_some()
+        || config.manifest.is_some()
+        || config.unprefixed_server().is_some()
+}
+
+fn load_surface(
+    args: &LintArgs,
+    config: &Config,
+    discovered: &super::lint_discovered::Discovered,
+) -> Result<Surface, u8> {
     let source = if let Some(c) = &args.catalog {
         SurfaceSource::Catalog(CatalogArg::parse(c))
     } else if let Some(m) = &args.manifest {
@@ -134,6 +147,9 @@ fn load_surface(args: &LintArgs, config: &Config) -> Result<Surface, u8> {
             eprintln!("error: {e}");
             EXIT_ERROR
         });
+    } else if let Some(main) = discovered.main_surface(config) {
+        // The servers the host configurations name, their surfaces from toolgate.lock.
+        return Ok(main);
     } else {
         eprintln!(
             "error: no surface to check against: give --catalog NAME|DIR or --manifest FILE, or set `catalog` or `manifest` in toolgate.toml"
@@ -191,7 +207,14 @@ pub fn lint(args: &LintArgs) -> u8 {
         }
     };
     let mut broken = plan.broken.clone();
-    let surfaces = match load_surfaces(args, &plan, &mut broken) {
+    let discovered = match super::lint_discovered::load(
+        &plan,
+        args.catalog.is_some() || args.manifest.is_some(),
+    ) {
+        Ok(d) => d,
+        Err(code) => return code,
+    };
+    let surfaces = match load_surfaces(args, &plan, &mut broken, &discovered) {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -205,10 +228,12 @@ pub fn lint(args: &LintArgs) -> u8 {
         .zip(&others)
         .map(|((s, c), o)| {
             s.as_ref().map(|s| {
-                let mut l = Linter::new(s, c.settings());
+                let (settings, main) = discovered.settings(args_name_surface(args, c), c);
+                let mut l = Linter::new(s, settings);
                 for (spec, surface) in o {
                     l.add_server(&spec.name, &spec.prefixes, &spec.removed, surface);
                 }
+                discovered.add_to(&mut l, c, main);
                 l
             })
         })
@@ -280,6 +305,7 @@ fn load_surfaces(
     args: &LintArgs,
     plan: &Plan,
     broken: &mut [Option<String>],
+    discovered: &super::lint_discovered::Discovered,
 ) -> Result<Vec<Option<Surface>>, u8> {
     let used = plan.used();
     let flag = args.catalog.is_some() || args.manifest.is_some();
@@ -294,7 +320,7 @@ fn load_surfaces(
             surfaces.push(Some(s.clone()));
             continue;
         }
-        match load_surface(args, c) {
+        match load_surface(args, c, discovered) {
             Ok(s) => {
                 if s.origin == Origin::NamesAndEnums {
                     eprintln!(

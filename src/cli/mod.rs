@@ -17,9 +17,13 @@ mod docs_cmd;
 mod explain_cmd;
 mod import_cmd;
 mod lint_cmd;
+mod lint_discovered;
+#[cfg(feature = "serve")]
+mod lock_cmd;
 mod lsp_cmd;
 #[cfg(feature = "serve")]
 mod serve_cmd;
+mod servers_cmd;
 mod source;
 
 pub use source::{CatalogArg, SurfaceSource};
@@ -66,6 +70,13 @@ enum Command {
     Import(import_cmd::ImportArgs),
     /// Check every literal tool call in SKILL.md and agent files against a surface.
     Lint(lint_cmd::LintArgs),
+    /// List the MCP servers the repository's host configurations name (.mcp.json,
+    /// .vscode/mcp.json, plugins, ...), with the prefixes their tools are written under.
+    Servers(servers_cmd::ServersArgs),
+    /// Start each server the host configurations name, capture its tools, write toolgate.lock
+    /// (--check: compare with it, and say which agent-file lines a change breaks).
+    #[cfg(feature = "serve")]
+    Lock(lock_cmd::LockArgs),
     /// Explain a lint rule (without RULE: list the rules).
     Explain(explain_cmd::ExplainArgs),
     /// Run the language server on stdio: the lint's findings, completion, hover and quick
@@ -93,6 +104,9 @@ pub fn main() -> ExitCode {
         Command::Docs(args) => docs_cmd::run(&args),
         Command::Import(args) => import_cmd::run(&args),
         Command::Lint(args) => lint_cmd::lint(&args),
+        Command::Servers(args) => servers_cmd::run(&args),
+        #[cfg(feature = "serve")]
+        Command::Lock(args) => lock_cmd::run(&args),
         Command::Explain(args) => explain_cmd::explain(&args),
         Command::Lsp(args) => lsp_cmd::run(&args),
         #[cfg(feature = "serve")]

@@ -68,6 +68,7 @@ impl Linter<'_> {
                 },
                 _ => false,
             },
+            None if !self.unprefixed_checked() => false,
             None => match self.servers[0].checker.lookup(name) {
                 NameKind::Known | NameKind::Former(_) => true,
                 NameKind::Unknown => scan::pair_follows(text, open),
