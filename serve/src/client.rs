@@ -192,8 +192,14 @@ async fn session(
     let info = client.peer().peer_info();
     let capture = Capture {
         tools: Vec::new(),
-        server_name: info.as_ref().map(|i| i.server_info.name.clone()),
-        server_version: info.as_ref().map(|i| i.server_info.version.clone()),
+        server_name: info
+            .as_ref()
+            .and_then(|i| i.server_info.as_ref())
+            .map(|s| s.name.clone()),
+        server_version: info
+            .as_ref()
+            .and_then(|i| i.server_info.as_ref())
+            .map(|s| s.version.clone()),
         protocol_version: info.as_ref().map(|i| i.protocol_version.to_string()),
     };
     let mut counts = Vec::new();

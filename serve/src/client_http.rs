@@ -98,8 +98,14 @@ async fn session(
     let peer_info = client.peer().peer_info();
     let mut capture = Capture {
         tools: Vec::new(),
-        server_name: peer_info.as_ref().map(|i| i.server_info.name.clone()),
-        server_version: peer_info.as_ref().map(|i| i.server_info.version.clone()),
+        server_name: peer_info
+            .as_ref()
+            .and_then(|i| i.server_info.as_ref())
+            .map(|s| s.name.clone()),
+        server_version: peer_info
+            .as_ref()
+            .and_then(|i| i.server_info.as_ref())
+            .map(|s| s.version.clone()),
         protocol_version: peer_info.as_ref().map(|i| i.protocol_version.to_string()),
     };
     let mut cursor: Option<String> = None;
