@@ -279,7 +279,11 @@ fn sarif_and_github_formats() {
     assert_eq!(v["version"], "2.1.0");
     let run0 = &v["runs"][0];
     assert_eq!(run0["columnKind"], "unicodeCodePoints");
-    assert_eq!(run0["tool"]["driver"]["rules"].as_array().unwrap().len(), 8);
+    // Every rule (`toolgate explain` lists ten).
+    assert_eq!(
+        run0["tool"]["driver"]["rules"].as_array().unwrap().len(),
+        10
+    );
     let r = &run0["results"][0];
     assert_eq!(r["ruleId"], "unknown-tool");
     assert_eq!(
@@ -476,9 +480,12 @@ fn explain_prints_each_rule() {
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).starts_with("# unknown-field\n"));
     let o = run(&["explain"]);
-    // The nine rules, then `host-limits` (the hosts' limits `check` applies).
-    assert_eq!(stdout(&o).lines().count(), 10);
+    // The ten rules, then `host-limits` (the hosts' limits `check` applies).
+    assert_eq!(stdout(&o).lines().count(), 11);
     assert!(stdout(&o).contains("too-many-tools"));
+    assert!(stdout(&o).contains("missing-required"));
+    let o = run(&["explain", "unknown-field"]);
+    assert!(stdout(&o).contains("additionalProperties: true"));
     let o = run(&["explain", "unknown-feild"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(

@@ -6,7 +6,7 @@
 //! comes first. Every value keeps its exact byte span, so a finding can point at it and
 //! `lint --fix` can rewrite it.
 //!
-//! What it reads: `field=value` pairs; positional arguments (`repo`, `community?`); `...`;
+//! What it reads: `field=value` and `field: value` pairs; positional arguments (`repo`, `community?`); `...`;
 //! double- and single-quoted strings with backslash escapes, spanning lines; numbers;
 //! booleans and null in JSON, Python and YAML spelling; `"a"|"b"` alternatives (and `\|` in a
 //! Markdown table, where a bare `|` would end the cell); unquoted placeholders (`<opaque_id>`);
@@ -543,7 +543,10 @@ impl Parser<'_> {
             while matches!(self.peek(), Some(b' ' | b'\t')) {
                 self.pos += 1;
             }
-            if self.peek() == Some(b'=') && self.peek_at(1) != Some(b'=') {
+            // `name=value`, or `name: value` (Python keyword style written with a colon,
+            // TypeScript signatures); not `a::b` nor `a:=b`.
+            let colon = self.peek() == Some(b':') && !matches!(self.peek_at(1), Some(b':' | b'='));
+            if colon || (self.peek() == Some(b'=') && self.peek_at(1) != Some(b'=')) {
                 self.pos += 1;
                 self.skip_ws()?;
                 if matches!(self.peek(), None | Some(b',')) || self.peek() == Some(self.close) {

@@ -204,6 +204,27 @@ impl<'s> Checker<'s> {
             return vec![self.unknown_tool(tool_name, name)];
         };
         let profile_mode = !skill.all && self.knows_profiles();
+        let words = signature_words(text, args);
+        if !words.is_empty()
+            && words
+                .iter()
+                .any(|w| tool.entries.iter().any(|e| declares(e, w.of(text))))
+        {
+            // Signature style, `create_issue(owner, repo, title)`: the words are field names.
+            let mut out = Vec::new();
+            let scope = Scope::of(tool, skill, profile_mode, name, &mut out);
+            for w in words {
+                let field = w.of(text);
+                if !scope
+                    .entries
+                    .iter()
+                    .any(|e| field_schema(e, field).is_some())
+                {
+                    out.push(self.field_problem(&scope, w, field));
+                }
+            }
+            return out;
+        }
         // The common case first, without allocating: a profile of the skill accepts it all.
         let sees = |e: &Entry| !profile_mode || e.profiles.iter().any(|p| skill.names.contains(p));
         if tool.entries.iter().any(|e| {
@@ -301,6 +322,71 @@ impl<'s> Checker<'s> {
         }
     }
 
+    /// The `missing-required` problem of a call to a current tool in full call syntax that
+    /// sets at least one field, says nothing that marks it abridged (no `...` or `…`, no
+    /// placeholder value, no positional argument) and leaves out a field every entry the
+    /// skill's profiles see requires. The missing fields are those of the entry missing
+    /// the fewest.
+    pub fn missing_required(
+        &self,
+        text: &str,
+        name: Span,
+        args: &Args,
+        skill: &SkillProfiles,
+    ) -> Option<Problem> {
+        use crate::args::{ArgKind, Outcome};
+        let tool = self.surface.tool(name.of(text))?;
+        if args.outcome != Outcome::Closed || args.pairs().next().is_none() {
+            return None;
+        }
+        let abridged = args.items.iter().any(|a| match &a.kind {
+            ArgKind::Pair { value, .. } => {
+                value.is_placeholder(text)
+                    || matches!(value.kind, ValueKind::Expr)
+                    || value.span.of(text).contains("...")
+                    || value.span.of(text).contains('…')
+            }
+            ArgKind::Ellipsis | ArgKind::Positional(_) => true,
+        });
+        let close = args.close?;
+        let whole = text.get(name.end..close)?;
+        if abridged || whole.contains("...") || whole.contains('…') {
+            return None;
+        }
+        let profile_mode = !skill.all && self.knows_profiles();
+        let set: Vec<&str> = args.pairs().map(|(f, _)| f.of(text)).collect();
+        let mut best: Option<Vec<&str>> = None;
+        for e in &tool.entries {
+            if profile_mode && !e.profiles.iter().any(|p| skill.names.contains(p)) {
+                continue;
+            }
+            let obj = e.input_schema.as_object()?;
+            let missing: Vec<&str> = obj
+                .required
+                .iter()
+                .map(String::as_str)
+                .filter(|r| !set.contains(r))
+                .collect();
+            if missing.is_empty() {
+                return None;
+            }
+            if best.as_ref().is_none_or(|b| missing.len() < b.len()) {
+                best = Some(missing);
+            }
+        }
+        let missing = best?;
+        Some(Problem {
+            rule: Rule::MissingRequired,
+            span: name,
+            message: rules::missing_required::message(&tool.name, &missing),
+            tool: Some(tool.name.clone()),
+            field: Some(missing[0].to_string()),
+            value: None,
+            suggestion: None,
+            fix: None,
+        })
+    }
+
     /// The problems of one pair `field=value` of a call, against the entries in `scope`:
     /// the field unknown (or only another profile's), else each alternative of the value
     /// judged on its own.
@@ -366,9 +452,9 @@ impl<'s> Checker<'s> {
                 .find(|(_, olds)| olds.iter().any(|o| o == field))
                 .map(|(new, _)| new.as_str())
         });
-        let suggestion = renamed
-            .map(str::to_string)
-            .or_else(|| self.suggest(field, declared_fields(&scope.entries)));
+        let suggestion = renamed.map(str::to_string).or_else(|| {
+            crate::fieldname::closest(field, &declared_fields(&scope.entries)).map(str::to_string)
+        });
         Problem {
             rule: Rule::UnknownField,
             span: field_span,
@@ -381,6 +467,11 @@ impl<'s> Checker<'s> {
                 } else {
                     suggestion.as_deref()
                 },
+                !scope.entries.iter().any(|e| {
+                    e.input_schema
+                        .as_object()
+                        .is_some_and(|o| o.denies_unknown())
+                }),
             ),
             tool: Some(tool.name.clone()),
             field: Some(field.to_string()),
@@ -603,6 +694,38 @@ fn wrong_type(scope: &Scope<'_, '_>, field: &str, alt: &Value, shown: String) ->
     }
 }
 
+/// The bare words of a signature-style call, `tool(owner, repo, title)`: every argument a
+/// bare word, at least two of them, the list closed. Empty for any other call. (Whether the
+/// words are field names is decided by the caller: only when one of them is a declared
+/// field of the tool.)
+fn signature_words(text: &str, args: &Args) -> Vec<Span> {
+    use crate::args::ArgKind;
+    if args.outcome != crate::args::Outcome::Closed || args.items.len() < 2 {
+        return Vec::new();
+    }
+    args.items
+        .iter()
+        .map(|a| match &a.kind {
+            ArgKind::Positional(v)
+                if v.kind == ValueKind::Bare
+                    && v.span.of(text).bytes().all(crate::args::is_name_byte) =>
+            {
+                Some(v.span)
+            }
+            _ => None,
+        })
+        .collect::<Option<Vec<Span>>>()
+        .unwrap_or_default()
+}
+
+/// Whether `entry`'s schema names `field` in its `properties`.
+fn declares(entry: &Entry, field: &str) -> bool {
+    entry
+        .input_schema
+        .as_object()
+        .is_some_and(|o| o.property(field).is_some())
+}
+
 /// The properties the entries declare, each once, in their order: the candidates of an
 /// unknown field's did-you-mean.
 fn declared_fields<'e>(entries: &[&'e Entry]) -> Vec<&'e str> {
@@ -656,10 +779,16 @@ fn field_schema<'e>(entry: &'e Entry, field: &str) -> Option<&'e Schema> {
     if let Some(s) = obj.property(field) {
         return Some(s);
     }
+    // No server reads a field its schema does not declare: when `additionalProperties` is
+    // not written the field is let through only by a keyword kept raw that may declare it
+    // (`patternProperties`, a combinator branch, a recursive `$ref`).
     match &obj.additional {
         Additional::Forbidden => None,
         Additional::Schema(s) => Some(s),
-        Additional::Unstated | Additional::Allowed => Some(any),
+        Additional::Allowed => Some(any),
+        Additional::Unstated => {
+            crate::fieldname::declared_raw(&entry.input_schema, field).then_some(any)
+        }
     }
 }
 

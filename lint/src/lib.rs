@@ -15,6 +15,7 @@ pub mod args;
 pub mod baseline;
 pub mod check;
 pub mod config;
+pub mod fieldname;
 pub mod finding;
 pub mod fix;
 pub mod forms;
