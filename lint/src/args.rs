@@ -244,6 +244,12 @@ pub fn parse_object(text: &str, open: usize, bound: usize, opts: ParseOptions) -
     parse_list(text, open, bound, opts, b'}', Parser::member)
 }
 
+/// Parses the list whose `[` is at byte `open` of `text`, reading no further than `bound`:
+/// its items as positional values (what a key inside an array item is checked from).
+pub fn parse_array(text: &str, open: usize, bound: usize, opts: ParseOptions) -> Args {
+    parse_list(text, open, bound, opts, b']', Parser::arg)
+}
+
 /// The loop of [`parse_args`] and [`parse_object`]: the items `item` reads, separated by `,`,
 /// from the byte after `open` up to the matching `close` byte (or an early end).
 fn parse_list<'t>(

@@ -187,8 +187,122 @@ impl<'s> Checker<'s> {
             })
     }
 
-    /// The problems of the call `name(args)`; `text` is what the spans point into.
+    /// The problems of the call `name(args)`; `text` is what the spans point into: those of
+    /// its fields, then the keys inside its object and list literals that the schema of the
+    /// field does not declare, at any depth (`field_filters[].ref`).
     pub fn check_call(
+        &self,
+        text: &str,
+        name: Span,
+        args: &Args,
+        skill: &SkillProfiles,
+    ) -> Vec<Problem> {
+        let mut out = self.check_fields(text, name, args, skill);
+        let nested = args
+            .pairs()
+            .any(|(_, v)| matches!(v.kind, ValueKind::Object | ValueKind::Array));
+        if nested && let Some(tool) = self.surface.tool(name.of(text)) {
+            for (f, v) in args.pairs() {
+                let field = f.of(text);
+                let schemas: Vec<&Schema> = tool
+                    .entries
+                    .iter()
+                    .filter_map(|e| e.input_schema.as_object()?.property(field))
+                    .collect();
+                if !schemas.is_empty() {
+                    self.nested_keys(text, &tool.name, field, &schemas, v, 0, &mut out);
+                }
+            }
+        }
+        out
+    }
+
+    /// The keys of the object or list literal `value` (at `path`, such as `field_filters[]`)
+    /// that none of `schemas` declares, and recursively inside them, at most 8 deep.
+    #[allow(clippy::too_many_arguments)]
+    fn nested_keys(
+        &self,
+        text: &str,
+        tool: &str,
+        path: &str,
+        schemas: &[&Schema],
+        value: &Value,
+        depth: usize,
+        out: &mut Vec<Problem>,
+    ) {
+        use crate::args::{ArgKind, ParseOptions, parse_array, parse_object};
+        if depth > 8 {
+            return;
+        }
+        let opts = ParseOptions {
+            backticks: true,
+            ..ParseOptions::default()
+        };
+        match value.kind {
+            ValueKind::Array => {
+                let items: Vec<&Schema> = schemas
+                    .iter()
+                    .filter_map(|s| match &s.kind {
+                        Kind::Array(a) => a.items.as_deref(),
+                        _ => None,
+                    })
+                    .collect();
+                if items.is_empty() || items.len() < schemas.len() {
+                    return;
+                }
+                let list = parse_array(text, value.span.start, value.span.end, opts);
+                let at = format!("{path}[]");
+                for a in &list.items {
+                    if let ArgKind::Positional(v) = &a.kind {
+                        self.nested_keys(text, tool, &at, &items, v, depth + 1, out);
+                    }
+                }
+            }
+            ValueKind::Object => {
+                let members = parse_object(text, value.span.start, value.span.end, opts);
+                for (k, v) in members.pairs() {
+                    let key = k.of(text);
+                    let declared: Vec<Option<&Schema>> =
+                        schemas.iter().map(|s| key_schema(s, key)).collect();
+                    if declared.iter().all(Option::is_none) {
+                        let names: Vec<&str> = schemas
+                            .iter()
+                            .filter_map(|s| s.as_object())
+                            .flat_map(|o| o.properties.iter().map(|(n, _)| n.as_str()))
+                            .collect();
+                        let suggestion = crate::fieldname::closest(key, &names).map(str::to_string);
+                        let shown = format!("{path}.{key}");
+                        out.push(Problem {
+                            rule: Rule::UnknownField,
+                            span: k,
+                            message: rules::unknown_field::message(
+                                tool,
+                                &shown,
+                                None,
+                                suggestion.as_deref(),
+                                !schemas
+                                    .iter()
+                                    .any(|s| s.as_object().is_some_and(|o| o.denies_unknown())),
+                            ),
+                            tool: Some(tool.to_string()),
+                            field: Some(key.to_string()),
+                            value: None,
+                            suggestion,
+                            fix: None,
+                        });
+                        continue;
+                    }
+                    let inner: Vec<&Schema> = declared.into_iter().flatten().collect();
+                    let at = format!("{path}.{key}");
+                    self.nested_keys(text, tool, &at, &inner, v, depth + 1, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The problems of the fields of the call `name(args)`.
+    fn check_fields(
         &self,
         text: &str,
         name: Span,
@@ -769,6 +883,28 @@ impl std::hash::Hasher for Fnv {
 /// Builds [`Fnv`] hashers.
 pub type BuildFnv = std::hash::BuildHasherDefault<Fnv>;
 
+/// The schema a key `key` of an object matching `schema` must match, if the key may be
+/// there at all: as for a tool's fields ([`field_schema`]); a schema that is not an object
+/// schema judges nothing (any key).
+fn key_schema<'s>(schema: &'s Schema, key: &str) -> Option<&'s Schema> {
+    static ANY: std::sync::OnceLock<Schema> = std::sync::OnceLock::new();
+    let any = ANY.get_or_init(Schema::any);
+    let Some(obj) = schema.as_object() else {
+        return Some(any);
+    };
+    if let Some(s) = obj.property(key) {
+        return Some(s);
+    }
+    match &obj.additional {
+        Additional::Forbidden => None,
+        Additional::Schema(s) => Some(s),
+        Additional::Allowed => Some(any),
+        Additional::Unstated => (obj.properties.is_empty()
+            || crate::fieldname::declared_raw(schema, key))
+        .then_some(any),
+    }
+}
+
 /// The schema a value of `field` must match in `entry`, if the field may be sent at all.
 fn field_schema<'e>(entry: &'e Entry, field: &str) -> Option<&'e Schema> {
     static ANY: std::sync::OnceLock<Schema> = std::sync::OnceLock::new();
@@ -786,9 +922,10 @@ fn field_schema<'e>(entry: &'e Entry, field: &str) -> Option<&'e Schema> {
         Additional::Forbidden => None,
         Additional::Schema(s) => Some(s),
         Additional::Allowed => Some(any),
-        Additional::Unstated => {
-            crate::fieldname::declared_raw(&entry.input_schema, field).then_some(any)
-        }
+        // An object schema with no properties at all is a free map: nothing to judge by.
+        Additional::Unstated => (obj.properties.is_empty()
+            || crate::fieldname::declared_raw(&entry.input_schema, field))
+        .then_some(any),
     }
 }
 

@@ -102,12 +102,12 @@ fn branch_declares(branch: &J, field: &str) -> bool {
         return true;
     }
     ["allOf", "anyOf", "oneOf"].iter().any(|k| {
-        obj.get(*k)
+        obj.get(k)
             .and_then(J::as_array)
             .is_some_and(|bs| bs.iter().any(|b| branch_declares(b, field)))
     }) || ["if", "then", "else"]
         .iter()
-        .any(|k| obj.get(*k).is_some_and(|b| branch_declares(b, field)))
+        .any(|k| obj.get(k).is_some_and(|b| branch_declares(b, field)))
 }
 
 /// Whether `additional` lets any other property through: only `true` or a schema does.

@@ -330,6 +330,40 @@ impl Prefix {
     }
 }
 
+/// Verbs many servers start their tool names with: a server whose tools all begin `get_`
+/// shares no pattern another program's `get_weather(...)` could not have too.
+const GENERIC_WORDS: &[&str] = &[
+    "add", "check", "close", "copy", "create", "delete", "do", "edit", "fetch", "find", "get",
+    "list", "make", "move", "open", "post", "put", "query", "read", "remove", "run", "search",
+    "send", "set", "show", "start", "stop", "update", "view", "write",
+];
+
+/// The naming pattern a server's tools share, when they share one: their common first word
+/// with the separator after it (`browser_` for Playwright's, `git_` for mcp-server-git's).
+/// Every tool has it, there are at least three, the word has at least three letters and is
+/// not a generic verb ([`GENERIC_WORDS`]). An unprefixed name of that shape that is not one
+/// of the server's tools names a tool the server does not have.
+pub fn tool_shape<'a>(names: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut shape: Option<&str> = None;
+    let mut count = 0;
+    for name in names {
+        let cut = name.find(['_', '-'])?;
+        let head = &name[..=cut];
+        if name.len() == head.len() || shape.is_some_and(|s| s != head) {
+            return None;
+        }
+        shape = Some(head);
+        count += 1;
+    }
+    let shape = shape?;
+    let word = &shape[..shape.len() - 1];
+    (count >= 3
+        && word.len() >= 3
+        && word.bytes().all(|b| b.is_ascii_lowercase())
+        && !GENERIC_WORDS.contains(&word))
+    .then(|| shape.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -369,38 +403,4 @@ mod tests {
         assert_eq!(s.tools[0].name, "a");
         assert!(tools_list_surface(Path::new("t.json"), b"[]").is_err());
     }
-}
-
-/// Verbs many servers start their tool names with: a server whose tools all begin `get_`
-/// shares no pattern another program's `get_weather(...)` could not have too.
-const GENERIC_WORDS: &[&str] = &[
-    "add", "check", "close", "copy", "create", "delete", "do", "edit", "fetch", "find", "get",
-    "list", "make", "move", "open", "post", "put", "query", "read", "remove", "run", "search",
-    "send", "set", "show", "start", "stop", "update", "view", "write",
-];
-
-/// The naming pattern a server's tools share, when they share one: their common first word
-/// with the separator after it (`browser_` for Playwright's, `git_` for mcp-server-git's).
-/// Every tool has it, there are at least three, the word has at least three letters and is
-/// not a generic verb ([`GENERIC_WORDS`]). An unprefixed name of that shape that is not one
-/// of the server's tools names a tool the server does not have.
-pub fn tool_shape<'a>(names: impl IntoIterator<Item = &'a str>) -> Option<String> {
-    let mut shape: Option<&str> = None;
-    let mut count = 0;
-    for name in names {
-        let cut = name.find(['_', '-'])?;
-        let head = &name[..=cut];
-        if name.len() == head.len() || shape.is_some_and(|s| s != head) {
-            return None;
-        }
-        shape = Some(head);
-        count += 1;
-    }
-    let shape = shape?;
-    let word = &shape[..shape.len() - 1];
-    (count >= 3
-        && word.len() >= 3
-        && word.bytes().all(|b| b.is_ascii_lowercase())
-        && !GENERIC_WORDS.contains(&word))
-    .then(|| shape.to_string())
 }

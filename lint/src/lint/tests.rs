@@ -249,7 +249,9 @@ fn document_gives_the_tool_at_a_position() {
 fn open_schemas() -> Surface {
     let list = r#"{"tools": [
         {"name": "search_items", "inputSchema": {"type": "object", "required": ["query"],
-            "properties": {"query": {"type": "string"}, "perPage": {"type": "integer"}}}},
+            "properties": {"query": {"type": "string"}, "perPage": {"type": "integer"},
+                "filters": {"type": "array", "items": {"type": "object", "properties": {
+                    "field_name": {"type": "string"}, "value": {"type": "string"}}}}}}},
         {"name": "merge_change", "inputSchema": {"type": "object",
             "required": ["owner", "repo", "changeNumber"],
             "properties": {"owner": {"type": "string"}, "repo": {"type": "string"},
@@ -297,6 +299,16 @@ fn undeclared_fields_are_reported_in_every_call_style() {
     assert!(field_findings(&l, "`search_items(a, b)`\n").is_empty());
     // `additionalProperties: true` keeps any field quiet.
     assert!(field_findings(&l, "`open_ticket(title=\"x\", labels=[\"bug\"])`\n").is_empty());
+    // Keys inside list items and nested objects, at any depth.
+    let text = "`search_items(query=\"x\", filters=[{\"field_name\": \"P\", \"ref\": \"y\"}])`\n";
+    let lint = l.lint_text("SKILL.md", text, None);
+    assert_eq!(lint.findings.len(), 1, "{:?}", lint.findings);
+    let f = &lint.findings[0];
+    assert_eq!(f.rule, Rule::UnknownField);
+    assert_eq!(f.field.as_deref(), Some("ref"));
+    assert_eq!(f.span.of(text), "ref");
+    assert!(f.message.contains("`filters[].ref`"), "{}", f.message);
+    assert!(field_findings(&l, "`open_ticket({ meta: { any: 1 }, title: \"t\" })`\n").is_empty());
     // The message says the server will not read the field.
     let lint = l.lint_text("SKILL.md", "`search_items(q=\"bug\")`\n", None);
     assert!(
@@ -316,8 +328,10 @@ fn missing_required_only_for_complete_calls() {
     let off = Linter::new(&s, Settings::default());
     let text = "`merge_change(owner=\"a\", repo=\"b\")`\n";
     assert!(off.lint_text("SKILL.md", text, None).findings.is_empty());
-    let mut on = Settings::default();
-    on.severities = vec![(Rule::MissingRequired, Some(crate::Severity::Error))];
+    let on = Settings {
+        severities: vec![(Rule::MissingRequired, Some(crate::Severity::Error))],
+        ..Settings::default()
+    };
     let l = Linter::new(&s, on);
     let rules = |text: &str| -> Vec<Rule> {
         l.lint_text("SKILL.md", text, None)
@@ -366,6 +380,15 @@ fn declared_field_renames_say_the_new_name_and_fix_it() {
     assert!(lint.findings[0].message.contains("renamed to `perPage`"));
     let fixed = crate::fix::apply(text, &lint.findings);
     assert_eq!(fixed.text, "`search_items(query=\"x\", perPage=5)`\n");
+    // In a `+params` form too: the list item's key is rewritten in place.
+    let text = "Use `search_items` with:\n- query: bugs\n- limit: 5\n";
+    let lint = l.lint_text("SKILL.md", text, None);
+    assert_eq!(lint.findings.len(), 1, "{:?}", lint.findings);
+    let fixed = crate::fix::apply(text, &lint.findings);
+    assert_eq!(
+        fixed.text,
+        "Use `search_items` with:\n- query: bugs\n- perPage: 5\n"
+    );
     // A rename to a field the tool does not have is refused.
     let e = crate::servers::add_field_renames(
         &mut s,
