@@ -396,6 +396,37 @@ fn surface_problems_fail_closed_unless_allowed() {
 }
 
 #[test]
+fn the_hosts_documented_agent_files_are_walked_by_default() {
+    let dir = scratch("lint-host-files");
+    write(&dir.join("toolgate.toml"), "catalog = \"tatara\"\n");
+    let kept = [
+        ".claude/rules/style.md",
+        ".github/chatmodes/triage.chatmode.md",
+        ".github/instructions/api/backend.instructions.md",
+        ".github/prompts/release.prompt.md",
+        "CLAUDE.local.md",
+    ];
+    for p in kept {
+        write(&dir.join(p), DRIFT);
+    }
+    // Not an agent file: a note beside the instructions.
+    write(&dir.join(".github/instructions/notes.md"), DRIFT);
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", "--format", "concise"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let files: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split(':').next())
+        .filter(|p| p.ends_with(".md"))
+        .collect();
+    assert_eq!(files, kept, "{out}");
+}
+
+#[test]
 fn walking_honours_gitignore_and_skips_build_folders() {
     let dir = scratch("lint-walk");
     write(
