@@ -427,6 +427,47 @@ fn the_hosts_documented_agent_files_are_walked_by_default() {
 }
 
 #[test]
+fn configured_field_renames_are_reported_and_fixed() {
+    let dir = scratch("lint-field-renames");
+    // A captured surface, in this test's words: `find_notes` took `limit` before `pageSize`.
+    write(
+        &dir.join("notes.json"),
+        r#"{"tools": [{"name": "find_notes", "inputSchema": {"type": "object",
+            "properties": {"text": {"type": "string"}, "pageSize": {"type": "integer"}}}}]}"#,
+    );
+    write(
+        &dir.join("toolgate.toml"),
+        "[servers.notes]\ntools_list = \"notes.json\"\n[servers.notes.formerly.fields.find_notes]\npageSize = [\"limit\"]\n",
+    );
+    let skill = dir.join("SKILL.md");
+    write(
+        &skill,
+        "Run `mcp__notes__find_notes(text=\"x\", limit=5)`.\n\nUse `find_notes` with:\n- text: y\n- limit: 2\n",
+    );
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", "--format", "concise"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("renamed to `pageSize`"),
+        "{}",
+        stdout(&o)
+    );
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", "--fix"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&skill).unwrap(),
+        "Run `mcp__notes__find_notes(text=\"x\", pageSize=5)`.\n\nUse `find_notes` with:\n- text: y\n- pageSize: 2\n"
+    );
+}
+
+#[test]
 fn walking_honours_gitignore_and_skips_build_folders() {
     let dir = scratch("lint-walk");
     write(
