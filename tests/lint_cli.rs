@@ -279,7 +279,11 @@ fn sarif_and_github_formats() {
     assert_eq!(v["version"], "2.1.0");
     let run0 = &v["runs"][0];
     assert_eq!(run0["columnKind"], "unicodeCodePoints");
-    assert_eq!(run0["tool"]["driver"]["rules"].as_array().unwrap().len(), 9);
+    // Every rule (`toolgate explain` lists ten).
+    assert_eq!(
+        run0["tool"]["driver"]["rules"].as_array().unwrap().len(),
+        10
+    );
     let r = &run0["results"][0];
     assert_eq!(r["ruleId"], "unknown-tool");
     assert_eq!(
@@ -392,6 +396,78 @@ fn surface_problems_fail_closed_unless_allowed() {
 }
 
 #[test]
+fn the_hosts_documented_agent_files_are_walked_by_default() {
+    let dir = scratch("lint-host-files");
+    write(&dir.join("toolgate.toml"), "catalog = \"tatara\"\n");
+    let kept = [
+        ".claude/rules/style.md",
+        ".github/chatmodes/triage.chatmode.md",
+        ".github/instructions/api/backend.instructions.md",
+        ".github/prompts/release.prompt.md",
+        "CLAUDE.local.md",
+    ];
+    for p in kept {
+        write(&dir.join(p), DRIFT);
+    }
+    // Not an agent file: a note beside the instructions.
+    write(&dir.join(".github/instructions/notes.md"), DRIFT);
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", "--format", "concise"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let files: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split(':').next())
+        .filter(|p| p.ends_with(".md"))
+        .collect();
+    assert_eq!(files, kept, "{out}");
+}
+
+#[test]
+fn configured_field_renames_are_reported_and_fixed() {
+    let dir = scratch("lint-field-renames");
+    // A captured surface, in this test's words: `find_notes` took `limit` before `pageSize`.
+    write(
+        &dir.join("notes.json"),
+        r#"{"tools": [{"name": "find_notes", "inputSchema": {"type": "object",
+            "properties": {"text": {"type": "string"}, "pageSize": {"type": "integer"}}}}]}"#,
+    );
+    write(
+        &dir.join("toolgate.toml"),
+        "[servers.notes]\ntools_list = \"notes.json\"\n[servers.notes.formerly.fields.find_notes]\npageSize = [\"limit\"]\n",
+    );
+    let skill = dir.join("SKILL.md");
+    write(
+        &skill,
+        "Run `mcp__notes__find_notes(text=\"x\", limit=5)`.\n\nUse `find_notes` with:\n- text: y\n- limit: 2\n",
+    );
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", "--format", "concise"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("renamed to `pageSize`"),
+        "{}",
+        stdout(&o)
+    );
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", "--fix"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&skill).unwrap(),
+        "Run `mcp__notes__find_notes(text=\"x\", pageSize=5)`.\n\nUse `find_notes` with:\n- text: y\n- pageSize: 2\n"
+    );
+}
+
+#[test]
 fn walking_honours_gitignore_and_skips_build_folders() {
     let dir = scratch("lint-walk");
     write(
@@ -476,9 +552,12 @@ fn explain_prints_each_rule() {
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).starts_with("# unknown-field\n"));
     let o = run(&["explain"]);
-    // The nine rules, then `host-limits` (the hosts' limits `check` applies).
-    assert_eq!(stdout(&o).lines().count(), 10);
+    // The ten rules, then `host-limits` (the hosts' limits `check` applies).
+    assert_eq!(stdout(&o).lines().count(), 11);
     assert!(stdout(&o).contains("too-many-tools"));
+    assert!(stdout(&o).contains("missing-required"));
+    let o = run(&["explain", "unknown-field"]);
+    assert!(stdout(&o).contains("additionalProperties: true"));
     let o = run(&["explain", "unknown-feild"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(

@@ -6,7 +6,7 @@
 //! comes first. Every value keeps its exact byte span, so a finding can point at it and
 //! `lint --fix` can rewrite it.
 //!
-//! What it reads: `field=value` pairs; positional arguments (`repo`, `community?`); `...`;
+//! What it reads: `field=value` and `field: value` pairs; positional arguments (`repo`, `community?`); `...`;
 //! double- and single-quoted strings with backslash escapes, spanning lines; numbers;
 //! booleans and null in JSON, Python and YAML spelling; `"a"|"b"` alternatives (and `\|` in a
 //! Markdown table, where a bare `|` would end the cell); unquoted placeholders (`<opaque_id>`);
@@ -242,6 +242,12 @@ pub fn parse_args(text: &str, open: usize, bound: usize, opts: ParseOptions) -> 
 /// `key: value` is skipped as an expression.
 pub fn parse_object(text: &str, open: usize, bound: usize, opts: ParseOptions) -> Args {
     parse_list(text, open, bound, opts, b'}', Parser::member)
+}
+
+/// Parses the list whose `[` is at byte `open` of `text`, reading no further than `bound`:
+/// its items as positional values (what a key inside an array item is checked from).
+pub fn parse_array(text: &str, open: usize, bound: usize, opts: ParseOptions) -> Args {
+    parse_list(text, open, bound, opts, b']', Parser::arg)
 }
 
 /// The loop of [`parse_args`] and [`parse_object`]: the items `item` reads, separated by `,`,
@@ -543,7 +549,10 @@ impl Parser<'_> {
             while matches!(self.peek(), Some(b' ' | b'\t')) {
                 self.pos += 1;
             }
-            if self.peek() == Some(b'=') && self.peek_at(1) != Some(b'=') {
+            // `name=value`, or `name: value` (Python keyword style written with a colon,
+            // TypeScript signatures); not `a::b` nor `a:=b`.
+            let colon = self.peek() == Some(b':') && !matches!(self.peek_at(1), Some(b':' | b'='));
+            if colon || (self.peek() == Some(b'=') && self.peek_at(1) != Some(b'=')) {
                 self.pos += 1;
                 self.skip_ws()?;
                 if matches!(self.peek(), None | Some(b',')) || self.peek() == Some(self.close) {

@@ -187,8 +187,122 @@ impl<'s> Checker<'s> {
             })
     }
 
-    /// The problems of the call `name(args)`; `text` is what the spans point into.
+    /// The problems of the call `name(args)`; `text` is what the spans point into: those of
+    /// its fields, then the keys inside its object and list literals that the schema of the
+    /// field does not declare, at any depth (`field_filters[].ref`).
     pub fn check_call(
+        &self,
+        text: &str,
+        name: Span,
+        args: &Args,
+        skill: &SkillProfiles,
+    ) -> Vec<Problem> {
+        let mut out = self.check_fields(text, name, args, skill);
+        let nested = args
+            .pairs()
+            .any(|(_, v)| matches!(v.kind, ValueKind::Object | ValueKind::Array));
+        if nested && let Some(tool) = self.surface.tool(name.of(text)) {
+            for (f, v) in args.pairs() {
+                let field = f.of(text);
+                let schemas: Vec<&Schema> = tool
+                    .entries
+                    .iter()
+                    .filter_map(|e| e.input_schema.as_object()?.property(field))
+                    .collect();
+                if !schemas.is_empty() {
+                    self.nested_keys(text, &tool.name, field, &schemas, v, 0, &mut out);
+                }
+            }
+        }
+        out
+    }
+
+    /// The keys of the object or list literal `value` (at `path`, such as `field_filters[]`)
+    /// that none of `schemas` declares, and recursively inside them, at most 8 deep.
+    #[allow(clippy::too_many_arguments)]
+    fn nested_keys(
+        &self,
+        text: &str,
+        tool: &str,
+        path: &str,
+        schemas: &[&Schema],
+        value: &Value,
+        depth: usize,
+        out: &mut Vec<Problem>,
+    ) {
+        use crate::args::{ArgKind, ParseOptions, parse_array, parse_object};
+        if depth > 8 {
+            return;
+        }
+        let opts = ParseOptions {
+            backticks: true,
+            ..ParseOptions::default()
+        };
+        match value.kind {
+            ValueKind::Array => {
+                let items: Vec<&Schema> = schemas
+                    .iter()
+                    .filter_map(|s| match &s.kind {
+                        Kind::Array(a) => a.items.as_deref(),
+                        _ => None,
+                    })
+                    .collect();
+                if items.is_empty() || items.len() < schemas.len() {
+                    return;
+                }
+                let list = parse_array(text, value.span.start, value.span.end, opts);
+                let at = format!("{path}[]");
+                for a in &list.items {
+                    if let ArgKind::Positional(v) = &a.kind {
+                        self.nested_keys(text, tool, &at, &items, v, depth + 1, out);
+                    }
+                }
+            }
+            ValueKind::Object => {
+                let members = parse_object(text, value.span.start, value.span.end, opts);
+                for (k, v) in members.pairs() {
+                    let key = k.of(text);
+                    let declared: Vec<Option<&Schema>> =
+                        schemas.iter().map(|s| key_schema(s, key)).collect();
+                    if declared.iter().all(Option::is_none) {
+                        let names: Vec<&str> = schemas
+                            .iter()
+                            .filter_map(|s| s.as_object())
+                            .flat_map(|o| o.properties.iter().map(|(n, _)| n.as_str()))
+                            .collect();
+                        let suggestion = crate::fieldname::closest(key, &names).map(str::to_string);
+                        let shown = format!("{path}.{key}");
+                        out.push(Problem {
+                            rule: Rule::UnknownField,
+                            span: k,
+                            message: rules::unknown_field::message(
+                                tool,
+                                &shown,
+                                None,
+                                suggestion.as_deref(),
+                                !schemas
+                                    .iter()
+                                    .any(|s| s.as_object().is_some_and(|o| o.denies_unknown())),
+                            ),
+                            tool: Some(tool.to_string()),
+                            field: Some(key.to_string()),
+                            value: None,
+                            suggestion,
+                            fix: None,
+                        });
+                        continue;
+                    }
+                    let inner: Vec<&Schema> = declared.into_iter().flatten().collect();
+                    let at = format!("{path}.{key}");
+                    self.nested_keys(text, tool, &at, &inner, v, depth + 1, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The problems of the fields of the call `name(args)`.
+    fn check_fields(
         &self,
         text: &str,
         name: Span,
@@ -204,6 +318,27 @@ impl<'s> Checker<'s> {
             return vec![self.unknown_tool(tool_name, name)];
         };
         let profile_mode = !skill.all && self.knows_profiles();
+        let words = signature_words(text, args);
+        if !words.is_empty()
+            && words
+                .iter()
+                .any(|w| tool.entries.iter().any(|e| declares(e, w.of(text))))
+        {
+            // Signature style, `create_issue(owner, repo, title)`: the words are field names.
+            let mut out = Vec::new();
+            let scope = Scope::of(tool, skill, profile_mode, name, &mut out);
+            for w in words {
+                let field = w.of(text);
+                if !scope
+                    .entries
+                    .iter()
+                    .any(|e| field_schema(e, field).is_some())
+                {
+                    out.push(self.field_problem(&scope, w, field));
+                }
+            }
+            return out;
+        }
         // The common case first, without allocating: a profile of the skill accepts it all.
         let sees = |e: &Entry| !profile_mode || e.profiles.iter().any(|p| skill.names.contains(p));
         if tool.entries.iter().any(|e| {
@@ -301,6 +436,71 @@ impl<'s> Checker<'s> {
         }
     }
 
+    /// The `missing-required` problem of a call to a current tool in full call syntax that
+    /// sets at least one field, says nothing that marks it abridged (no `...` or `…`, no
+    /// placeholder value, no positional argument) and leaves out a field every entry the
+    /// skill's profiles see requires. The missing fields are those of the entry missing
+    /// the fewest.
+    pub fn missing_required(
+        &self,
+        text: &str,
+        name: Span,
+        args: &Args,
+        skill: &SkillProfiles,
+    ) -> Option<Problem> {
+        use crate::args::{ArgKind, Outcome};
+        let tool = self.surface.tool(name.of(text))?;
+        if args.outcome != Outcome::Closed || args.pairs().next().is_none() {
+            return None;
+        }
+        let abridged = args.items.iter().any(|a| match &a.kind {
+            ArgKind::Pair { value, .. } => {
+                value.is_placeholder(text)
+                    || matches!(value.kind, ValueKind::Expr)
+                    || value.span.of(text).contains("...")
+                    || value.span.of(text).contains('…')
+            }
+            ArgKind::Ellipsis | ArgKind::Positional(_) => true,
+        });
+        let close = args.close?;
+        let whole = text.get(name.end..close)?;
+        if abridged || whole.contains("...") || whole.contains('…') {
+            return None;
+        }
+        let profile_mode = !skill.all && self.knows_profiles();
+        let set: Vec<&str> = args.pairs().map(|(f, _)| f.of(text)).collect();
+        let mut best: Option<Vec<&str>> = None;
+        for e in &tool.entries {
+            if profile_mode && !e.profiles.iter().any(|p| skill.names.contains(p)) {
+                continue;
+            }
+            let obj = e.input_schema.as_object()?;
+            let missing: Vec<&str> = obj
+                .required
+                .iter()
+                .map(String::as_str)
+                .filter(|r| !set.contains(r))
+                .collect();
+            if missing.is_empty() {
+                return None;
+            }
+            if best.as_ref().is_none_or(|b| missing.len() < b.len()) {
+                best = Some(missing);
+            }
+        }
+        let missing = best?;
+        Some(Problem {
+            rule: Rule::MissingRequired,
+            span: name,
+            message: rules::missing_required::message(&tool.name, &missing),
+            tool: Some(tool.name.clone()),
+            field: Some(missing[0].to_string()),
+            value: None,
+            suggestion: None,
+            fix: None,
+        })
+    }
+
     /// The problems of one pair `field=value` of a call, against the entries in `scope`:
     /// the field unknown (or only another profile's), else each alternative of the value
     /// judged on its own.
@@ -366,9 +566,9 @@ impl<'s> Checker<'s> {
                 .find(|(_, olds)| olds.iter().any(|o| o == field))
                 .map(|(new, _)| new.as_str())
         });
-        let suggestion = renamed
-            .map(str::to_string)
-            .or_else(|| self.suggest(field, declared_fields(&scope.entries)));
+        let suggestion = renamed.map(str::to_string).or_else(|| {
+            crate::fieldname::closest(field, &declared_fields(&scope.entries)).map(str::to_string)
+        });
         Problem {
             rule: Rule::UnknownField,
             span: field_span,
@@ -381,6 +581,11 @@ impl<'s> Checker<'s> {
                 } else {
                     suggestion.as_deref()
                 },
+                !scope.entries.iter().any(|e| {
+                    e.input_schema
+                        .as_object()
+                        .is_some_and(|o| o.denies_unknown())
+                }),
             ),
             tool: Some(tool.name.clone()),
             field: Some(field.to_string()),
@@ -603,6 +808,38 @@ fn wrong_type(scope: &Scope<'_, '_>, field: &str, alt: &Value, shown: String) ->
     }
 }
 
+/// The bare words of a signature-style call, `tool(owner, repo, title)`: every argument a
+/// bare word, at least two of them, the list closed. Empty for any other call. (Whether the
+/// words are field names is decided by the caller: only when one of them is a declared
+/// field of the tool.)
+fn signature_words(text: &str, args: &Args) -> Vec<Span> {
+    use crate::args::ArgKind;
+    if args.outcome != crate::args::Outcome::Closed || args.items.len() < 2 {
+        return Vec::new();
+    }
+    args.items
+        .iter()
+        .map(|a| match &a.kind {
+            ArgKind::Positional(v)
+                if v.kind == ValueKind::Bare
+                    && v.span.of(text).bytes().all(crate::args::is_name_byte) =>
+            {
+                Some(v.span)
+            }
+            _ => None,
+        })
+        .collect::<Option<Vec<Span>>>()
+        .unwrap_or_default()
+}
+
+/// Whether `entry`'s schema names `field` in its `properties`.
+fn declares(entry: &Entry, field: &str) -> bool {
+    entry
+        .input_schema
+        .as_object()
+        .is_some_and(|o| o.property(field).is_some())
+}
+
 /// The properties the entries declare, each once, in their order: the candidates of an
 /// unknown field's did-you-mean.
 fn declared_fields<'e>(entries: &[&'e Entry]) -> Vec<&'e str> {
@@ -646,6 +883,28 @@ impl std::hash::Hasher for Fnv {
 /// Builds [`Fnv`] hashers.
 pub type BuildFnv = std::hash::BuildHasherDefault<Fnv>;
 
+/// The schema a key `key` of an object matching `schema` must match, if the key may be
+/// there at all: as for a tool's fields ([`field_schema`]); a schema that is not an object
+/// schema judges nothing (any key).
+fn key_schema<'s>(schema: &'s Schema, key: &str) -> Option<&'s Schema> {
+    static ANY: std::sync::OnceLock<Schema> = std::sync::OnceLock::new();
+    let any = ANY.get_or_init(Schema::any);
+    let Some(obj) = schema.as_object() else {
+        return Some(any);
+    };
+    if let Some(s) = obj.property(key) {
+        return Some(s);
+    }
+    match &obj.additional {
+        Additional::Forbidden => None,
+        Additional::Schema(s) => Some(s),
+        Additional::Allowed => Some(any),
+        Additional::Unstated => (obj.properties.is_empty()
+            || crate::fieldname::declared_raw(schema, key))
+        .then_some(any),
+    }
+}
+
 /// The schema a value of `field` must match in `entry`, if the field may be sent at all.
 fn field_schema<'e>(entry: &'e Entry, field: &str) -> Option<&'e Schema> {
     static ANY: std::sync::OnceLock<Schema> = std::sync::OnceLock::new();
@@ -656,10 +915,17 @@ fn field_schema<'e>(entry: &'e Entry, field: &str) -> Option<&'e Schema> {
     if let Some(s) = obj.property(field) {
         return Some(s);
     }
+    // No server reads a field its schema does not declare: when `additionalProperties` is
+    // not written the field is let through only by a keyword kept raw that may declare it
+    // (`patternProperties`, a combinator branch, a recursive `$ref`).
     match &obj.additional {
         Additional::Forbidden => None,
         Additional::Schema(s) => Some(s),
-        Additional::Unstated | Additional::Allowed => Some(any),
+        Additional::Allowed => Some(any),
+        // An object schema with no properties at all is a free map: nothing to judge by.
+        Additional::Unstated => (obj.properties.is_empty()
+            || crate::fieldname::declared_raw(&entry.input_schema, field))
+        .then_some(any),
     }
 }
 

@@ -21,6 +21,8 @@
 //! [servers.github.formerly]           # renames the surface cannot declare itself
 //! get_issue = { tool = "issue_read", set = { method = "get" } }
 //! write_label = "label_write"
+//! [servers.github.formerly.fields.list_issues]   # field renames, as a catalog's
+//! perPage = ["per_page"]              # `formerly.fields`: new name = [former names]
 //! ```
 //!
 //! Unprefixed names belong to the server `unprefixed = "NAME"` names; by default the only
@@ -34,14 +36,15 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 
 use crate::rules::{Rule, Severity};
-use crate::servers::{Rename, ServerSpec, Source};
+use crate::servers::{FieldRenames, Rename, ServerSpec, Source};
 
 /// The file name looked for.
 pub const FILE_NAME: &str = "toolgate.toml";
 
 /// The files walked when the configuration names none: what hosts read as agent
-/// instructions (skills, Claude Code agents, commands and settings, plugin folders, GitHub
-/// Copilot agents, prompts and instructions, AGENTS.md, CLAUDE.md).
+/// instructions (skills, Claude Code agents, commands, rules, memory files and settings,
+/// plugin folders, VS Code's custom agents, chat modes, prompt and instruction files,
+/// AGENTS.md, CLAUDE.md); docs/lint.md cites where each host documents its locations.
 pub const DEFAULT_INCLUDE: &[&str] = &[
     "**/SKILL.md",
     "**/skills/**/*.md",
@@ -52,11 +55,15 @@ pub const DEFAULT_INCLUDE: &[&str] = &[
     "**/.claude/settings.local.json",
     "**/agents/*.md",
     "**/commands/**/*.md",
+    "**/.claude/rules/**/*.md",
     "**/.github/agents/*.agent.md",
+    "**/.github/chatmodes/*.chatmode.md",
     "**/.github/prompts/*.prompt.md",
+    "**/.github/instructions/**/*.instructions.md",
     "**/.github/copilot-instructions.md",
     "**/AGENTS.md",
     "**/CLAUDE.md",
+    "**/CLAUDE.local.md",
 ];
 
 /// The default includes as one regular expression in the syntax pre-commit's `files:` uses
@@ -134,6 +141,8 @@ enum RenameFile {
         #[serde(default)]
         set: toml::Table,
     },
+    /// The reserved key `fields`: per tool, each field's former names.
+    Fields(std::collections::BTreeMap<String, std::collections::BTreeMap<String, Vec<String>>>),
 }
 
 #[derive(Deserialize, Debug)]
@@ -220,7 +229,7 @@ impl Config {
             profile_map: Vec::new(),
             severities: Rule::ALL
                 .iter()
-                .map(|r| (*r, Some(Severity::Error)))
+                .map(|r| (*r, r.default_severity()))
                 .collect(),
             servers: Vec::new(),
             unprefixed: None,
@@ -451,10 +460,31 @@ fn server_spec(base: &Path, name: &str, f: ServerFile) -> Result<ServerSpec, Str
         return Err(format!("prefixes: `{p}` is empty or has more than one `*`"));
     }
     let mut renames = Vec::new();
+    let mut field_renames = Vec::new();
     for (old, r) in f.formerly {
-        let (new, set) = match r {
-            RenameFile::Tool(t) => (t, Vec::new()),
-            RenameFile::Set { tool, set } => (
+        let (new, set) = match (old.as_str(), r) {
+            ("fields", RenameFile::Fields(tools)) => {
+                for (tool, fields) in tools {
+                    field_renames.push(FieldRenames {
+                        tool,
+                        fields: fields.into_iter().collect(),
+                    });
+                }
+                continue;
+            }
+            ("fields", _) => {
+                return Err(
+                    "formerly.fields: give a table per tool, `new_field = [\"old_field\"]`"
+                        .to_string(),
+                );
+            }
+            (_, RenameFile::Fields(_)) => {
+                return Err(format!(
+                    "formerly.{old}: give the new tool name, or `{{ tool = \"...\", set = {{ ... }} }}`"
+                ));
+            }
+            (_, RenameFile::Tool(t)) => (t, Vec::new()),
+            (_, RenameFile::Set { tool, set }) => (
                 tool,
                 set.iter()
                     .map(|(k, v)| (k.clone(), serde_json::to_string(v).unwrap_or_default()))
@@ -469,6 +499,7 @@ fn server_spec(base: &Path, name: &str, f: ServerFile) -> Result<ServerSpec, Str
         base: base.to_path_buf(),
         prefixes,
         renames,
+        field_renames,
         removed: f.removed,
     })
 }
@@ -577,6 +608,20 @@ mod tests {
         assert!(c.include.is_match(".claude/commands/gitops/pr.md"));
         assert!(c.include.is_match(".claude/settings.local.json"));
         assert!(c.include.is_match(".github/agents/dev.agent.md"));
+        assert!(c.include.is_match(".github/chatmodes/review.chatmode.md"));
+        assert!(c.include.is_match(".github/prompts/release.prompt.md"));
+        assert!(
+            c.include
+                .is_match(".github/instructions/rust.instructions.md")
+        );
+        assert!(
+            c.include
+                .is_match(".github/instructions/backend/api.instructions.md")
+        );
+        assert!(c.include.is_match(".claude/rules/testing.md"));
+        assert!(c.include.is_match("CLAUDE.local.md"));
+        assert!(!c.include.is_match(".github/instructions/notes.md"));
+        assert!(!c.include.is_match(".github/chatmodes/README.md"));
         assert!(c.include.is_match("AGENTS.md"));
         assert!(!c.include.is_match("README.md"));
         assert!(!c.include.is_match(".github/workflows/ci.yml"));
@@ -605,6 +650,27 @@ mod tests {
         .unwrap();
         assert_eq!(c.unprefixed, None);
         assert_eq!(c.servers[0].prefixes[0], "mcp__gh__");
+        let c = Config::parse(
+            Path::new("t.toml"),
+            "[servers.gh]\ntools_list = \"gh.json\"\n[servers.gh.formerly]\nget_issue = \"issue_read\"\n[servers.gh.formerly.fields.list_issues]\nperPage = [\"per_page\", \"limit\"]\n",
+        )
+        .unwrap();
+        let s = &c.servers[0];
+        assert_eq!(s.renames[0].new, "issue_read");
+        assert_eq!(s.field_renames[0].tool, "list_issues");
+        assert_eq!(
+            s.field_renames[0].fields,
+            [(
+                "perPage".to_string(),
+                vec!["per_page".to_string(), "limit".to_string()]
+            )]
+        );
+        let e = Config::parse(
+            Path::new("t.toml"),
+            "[servers.gh]\ntools_list = \"gh.json\"\n[servers.gh.formerly]\nfields = \"x\"\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("formerly.fields"), "{e}");
         let c = Config::parse(Path::new("t.toml"), "[servers.gh]\ndiscover = false\n");
         assert!(c.unwrap_err().contains("servers.gh"));
         let c = Config::parse(Path::new("t.toml"), "discover = false\n[servers.gh]\n").unwrap();

@@ -17,6 +17,7 @@ pub mod baseline;
 pub mod check;
 pub mod config;
 pub mod discovered;
+pub mod fieldname;
 pub mod finding;
 pub mod fix;
 pub mod forms;

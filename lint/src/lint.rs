@@ -19,6 +19,7 @@ mod document;
 mod front;
 mod mentions;
 mod refs;
+mod shaped;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use toolgate_schema::Surface;
@@ -54,7 +55,7 @@ impl Default for Settings {
             negation_words: Vec::new(),
             severities: Rule::ALL
                 .iter()
-                .map(|r| (*r, Some(Severity::Error)))
+                .map(|r| (*r, r.default_severity()))
                 .collect(),
             server: None,
             prefixes: None,
@@ -69,7 +70,7 @@ impl Settings {
         self.severities
             .iter()
             .find(|(r, _)| *r == rule)
-            .map_or(Some(Severity::Error), |(_, s)| *s)
+            .map_or(rule.default_severity(), |(_, s)| *s)
     }
 }
 
@@ -131,6 +132,8 @@ struct Server<'s> {
     prefixes: Vec<Prefix>,
     removed: Vec<String>,
     checker: Checker<'s>,
+    /// The naming pattern its tools share ([`servers::tool_shape`]), if any.
+    shape: Option<String>,
 }
 
 /// What a pattern of [`RefIndex`] is.
@@ -295,6 +298,7 @@ impl<'s> Linter<'s> {
             prefixes: prefixes.iter().map(|p| Prefix::parse(p)).collect(),
             removed,
             checker: Checker::new(surface),
+            shape: servers::tool_shape(surface.tools.iter().map(|t| t.name.as_str())),
         });
         self.refs = self.build_refs();
         let mut starts = [false; 256];
@@ -499,6 +503,7 @@ impl<'s> Linter<'s> {
         self.check_calls(&mut doc, calls);
         self.check_references(&mut doc);
         self.check_tags(&mut doc);
+        self.check_shaped_names(&mut doc);
         self.check_parameters(&mut doc);
         self.check_tools_allowed(&mut doc);
         self.check_too_many_tools(&mut doc);
@@ -557,10 +562,12 @@ pub fn is_settings_file(path: &str) -> bool {
 
 /// Whether the front matter `tools:` of the file at `path` restricts what the agent may
 /// use: a Claude Code subagent (`.claude/agents/`, a plugin's `agents/`) or a Copilot custom
-/// agent (`.agent.md`). Skills and commands (`allowed-tools:`) only pre-approve.
+/// agent (`.agent.md`) or a VS Code chat mode (`.chatmode.md`). Skills and commands
+/// (`allowed-tools:`) only pre-approve.
 pub fn restricts_tools(path: &str) -> bool {
     let p = path.replace('\\', "/");
     p.ends_with(".agent.md")
+        || p.ends_with(".chatmode.md")
         || p.contains("/agents/")
         || p.starts_with("agents/")
         || p.contains(".claude/agents/")

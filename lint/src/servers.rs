@@ -40,6 +40,16 @@ pub struct Rename {
     pub set: Vec<(String, String)>,
 }
 
+/// The field renames of one tool, in the shape of a catalog's `formerly.fields`: each
+/// current field with the names it had before.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldRenames {
+    /// The tool (its current name).
+    pub tool: String,
+    /// Each current field and its former names.
+    pub fields: Vec<(String, Vec<String>)>,
+}
+
 /// One `[servers.NAME]` table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerSpec {
@@ -53,6 +63,8 @@ pub struct ServerSpec {
     pub prefixes: Vec<String>,
     /// Renames declared in the configuration.
     pub renames: Vec<Rename>,
+    /// Field renames declared in the configuration (`[servers.NAME.formerly.fields.TOOL]`).
+    pub field_renames: Vec<FieldRenames>,
     /// Tools removed without a replacement.
     pub removed: Vec<String>,
 }
@@ -198,6 +210,8 @@ pub fn load(spec: &ServerSpec, bundled: Bundled<'_>) -> Result<Surface, String> 
         Source::Locked => locked_surface(&spec.base, &spec.name)?,
     };
     add_renames(&mut surface, &spec.renames).map_err(|e| format!("servers.{}: {e}", spec.name))?;
+    add_field_renames(&mut surface, &spec.field_renames)
+        .map_err(|e| format!("servers.{}: {e}", spec.name))?;
     Ok(surface)
 }
 
@@ -218,6 +232,46 @@ fn locked_surface(base: &Path, name: &str) -> Result<Surface, String> {
         )
     })?;
     tools_list_surface(&path, &server.tools_list_bytes())
+}
+
+/// Declares field renames on `surface`: each former field name of a tool becomes, in every
+/// entry of it, a former name of its current field (what a catalog's `formerly.fields`
+/// says), so `unknown-field` names the new field and `--fix` rewrites the old one.
+pub fn add_field_renames(surface: &mut Surface, renames: &[FieldRenames]) -> Result<(), String> {
+    for r in renames {
+        let Some(tool) = surface.tools.iter_mut().find(|t| t.name == r.tool) else {
+            return Err(format!(
+                "formerly.fields.{}: the server has no tool `{}`",
+                r.tool, r.tool
+            ));
+        };
+        for (new, olds) in &r.fields {
+            let declared = tool.entries.iter().any(|e| {
+                e.input_schema
+                    .as_object()
+                    .is_some_and(|o| o.property(new).is_some())
+            });
+            if !declared {
+                return Err(format!(
+                    "formerly.fields.{}: `{}` has no field `{new}`",
+                    r.tool, r.tool
+                ));
+            }
+            for e in &mut tool.entries {
+                match e.formerly_fields.iter_mut().find(|(n, _)| n == new) {
+                    Some((_, have)) => {
+                        for o in olds {
+                            if !have.contains(o) {
+                                have.push(o.clone());
+                            }
+                        }
+                    }
+                    None => e.formerly_fields.push((new.clone(), olds.clone())),
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Declares `renames` on `surface`: each old name becomes a former name of its new tool.
@@ -297,6 +351,40 @@ impl Prefix {
             }
         }
     }
+}
+
+/// Verbs many servers start their tool names with: a server whose tools all begin `get_`
+/// shares no pattern another program's `get_weather(...)` could not have too.
+const GENERIC_WORDS: &[&str] = &[
+    "add", "check", "close", "copy", "create", "delete", "do", "edit", "fetch", "find", "get",
+    "list", "make", "move", "open", "post", "put", "query", "read", "remove", "run", "search",
+    "send", "set", "show", "start", "stop", "update", "view", "write",
+];
+
+/// The naming pattern a server's tools share, when they share one: their common first word
+/// with the separator after it (`browser_` for Playwright's, `git_` for mcp-server-git's).
+/// Every tool has it, there are at least three, the word has at least three letters and is
+/// not a generic verb ([`GENERIC_WORDS`]). An unprefixed name of that shape that is not one
+/// of the server's tools names a tool the server does not have.
+pub fn tool_shape<'a>(names: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut shape: Option<&str> = None;
+    let mut count = 0;
+    for name in names {
+        let cut = name.find(['_', '-'])?;
+        let head = &name[..=cut];
+        if name.len() == head.len() || shape.is_some_and(|s| s != head) {
+            return None;
+        }
+        shape = Some(head);
+        count += 1;
+    }
+    let shape = shape?;
+    let word = &shape[..shape.len() - 1];
+    (count >= 3
+        && word.len() >= 3
+        && word.bytes().all(|b| b.is_ascii_lowercase())
+        && !GENERIC_WORDS.contains(&word))
+    .then(|| shape.to_string())
 }
 
 #[cfg(test)]

@@ -142,13 +142,24 @@ fn wild_agent_files_against_github_mcp_server() {
         removed: removed.clone(),
         ..Settings::default()
     };
+    // `missing-required` is off by default; on here, to count what it would report.
+    let mut settings = settings;
+    for (r, s) in settings.severities.iter_mut() {
+        if *r == Rule::MissingRequired {
+            *s = Some(toolgate_lint::Severity::Error);
+        }
+    }
     let linter = Linter::new(&surface, settings);
     let (mut stale_found, mut false_unknown, mut param, mut not_allowed, mut expected) =
         (0, 0, 0, 0, 0);
     let mut errors = 0;
     let mut never_existed = 0;
+    let mut missing = 0;
     let mut fixed_files = 0;
     let mut calls = 0;
+    // The calls to current tools that set a parameter wrongly, each counted once however
+    // many of its fields are wrong.
+    let mut wrong_calls: std::collections::BTreeSet<(String, usize)> = Default::default();
     for (path, text, lossy) in &corpus.files {
         let lint = linter.lint_text(path, text, None);
         errors += lint.errors.len();
@@ -201,6 +212,13 @@ fn wild_agent_files_against_github_mcp_server() {
                         f.start.line, f.start.column, f.message
                     );
                 }
+                Rule::MissingRequired => {
+                    missing += 1;
+                    eprintln!(
+                        "missing: {path}:{}:{}: {}",
+                        f.start.line, f.start.column, f.message
+                    );
+                }
                 Rule::ToolNotAllowed => {
                     not_allowed += 1;
                     eprintln!(
@@ -210,6 +228,7 @@ fn wild_agent_files_against_github_mcp_server() {
                 }
                 _ => {
                     param += 1;
+                    wrong_calls.insert((path.clone(), f.call.start));
                     eprintln!(
                         "param: {path}:{}:{}: {}",
                         f.start.line, f.start.column, f.message
@@ -247,10 +266,15 @@ fn wild_agent_files_against_github_mcp_server() {
         }
     }
     eprintln!(
-        "wild-agents: {} files; {calls} calls checked; stale references in the text {expected}, found {stale_found}; false unknowns (current tools called unknown) {false_unknown}; names github-mcp-server never had {never_existed}; parameter findings {param}; tool-not-allowed {not_allowed}; files --fix rewrote {fixed_files}; could-not-check errors {errors}",
-        corpus.files.len()
+        "wild-agents: {} files; {calls} calls checked; stale references in the text {expected}, found {stale_found}; false unknowns (current tools called unknown) {false_unknown}; names github-mcp-server never had {never_existed}; parameter findings {param} in {} calls; missing-required {missing}; tool-not-allowed {not_allowed}; files --fix rewrote {fixed_files}; could-not-check errors {errors}",
+        corpus.files.len(),
+        wrong_calls.len()
     );
     assert_eq!(errors, 0, "exit 2 would follow");
     assert_eq!(false_unknown, 0);
     assert!(stale_found >= expected, "{stale_found} of {expected}");
+    // The issue counts 13 calls that set a parameter the server does not read or takes
+    // otherwise (`q` for `query`, `per_page`, `pull_number`, `labels` on `create_issue`,
+    // `"open"` for `OPEN`, ...); at least 11 must be reported.
+    assert!(wrong_calls.len() >= 11, "{} calls", wrong_calls.len());
 }

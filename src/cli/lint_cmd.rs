@@ -324,7 +324,7 @@ fn load_surfaces(
             Ok(s) => {
                 if s.origin == Origin::NamesAndEnums {
                     eprintln!(
-                        "note: a tatara-format manifest lists only tool names and enum values: checked unknown-tool, invalid-value and wrong-type (enum fields only); skipped unknown-field, tool-not-in-profile, value-not-in-profile and unknown-profile"
+                        "note: a tatara-format manifest lists only tool names and enum values: checked unknown-tool, invalid-value and wrong-type (enum fields only); skipped unknown-field, missing-required, tool-not-in-profile, value-not-in-profile and unknown-profile"
                     );
                 }
                 if flag {

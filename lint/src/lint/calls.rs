@@ -162,6 +162,12 @@ impl Linter<'_> {
                     .push((si, call.name, Span::new(written, call.name.end)));
             }
             let mut found = checker.check_call(text, call.name, &call.args, &doc.skill);
+            if self.settings.severity(Rule::MissingRequired).is_some()
+                && is_full_call(text, &call)
+                && let Some(p) = checker.missing_required(text, call.name, &call.args, &doc.skill)
+            {
+                found.push(p);
+            }
             if found.is_empty() {
                 continue;
             }
@@ -361,6 +367,18 @@ fn parse_call_args(text: &str, open: usize, bound: usize, context: Context) -> (
         }
     }
     (args, form)
+}
+
+/// Whether a call is written in full call syntax: `name(...)`, or `name({ ... })` with the
+/// object inside parentheses (not the object-style `name { ... }`, YAML or JSON forms).
+fn is_full_call(text: &str, call: &FoundCall) -> bool {
+    match call.form {
+        Form::Paren => true,
+        Form::Object { brace } => text
+            .get(call.name.end..brace)
+            .is_some_and(|between| between.trim_end().ends_with('(')),
+        _ => false,
+    }
 }
 
 /// Whether parsed arguments make a call of a name of kind `kind`: always for a current

@@ -242,3 +242,161 @@ fn document_gives_the_tool_at_a_position() {
     let lint = l.lint_text("SKILL.md", text, None);
     assert_eq!(lint.calls, doc.into_lint().calls);
 }
+
+/// A surface whose schemas leave `additionalProperties` unsaid, as most servers' do:
+/// `search_items` (`query` required, `perPage`), `merge_change` (`owner`, `repo`,
+/// `changeNumber` required), `open_ticket` with an open `meta` object.
+fn open_schemas() -> Surface {
+    let list = r#"{"tools": [
+        {"name": "search_items", "inputSchema": {"type": "object", "required": ["query"],
+            "properties": {"query": {"type": "string"}, "perPage": {"type": "integer"},
+                "filters": {"type": "array", "items": {"type": "object", "properties": {
+                    "field_name": {"type": "string"}, "value": {"type": "string"}}}}}}},
+        {"name": "merge_change", "inputSchema": {"type": "object",
+            "required": ["owner", "repo", "changeNumber"],
+            "properties": {"owner": {"type": "string"}, "repo": {"type": "string"},
+                "changeNumber": {"type": "integer"}, "style": {"type": "string"}}}},
+        {"name": "open_ticket", "inputSchema": {"type": "object", "properties": {
+            "title": {"type": "string"},
+            "meta": {"type": "object", "additionalProperties": true}},
+            "additionalProperties": true}}
+    ]}"#;
+    tools_list_surface(std::path::Path::new("open.json"), list.as_bytes()).unwrap()
+}
+
+fn field_findings(l: &Linter<'_>, text: &str) -> Vec<(Rule, String, Option<String>)> {
+    l.lint_text("SKILL.md", text, None)
+        .findings
+        .into_iter()
+        .map(|f| (f.rule, f.field.unwrap_or_default(), f.suggestion))
+        .collect()
+}
+
+#[test]
+fn undeclared_fields_are_reported_in_every_call_style() {
+    let s = open_schemas();
+    let l = Linter::new(&s, Settings::default());
+    let unknown =
+        |field: &str, s: &str| (Rule::UnknownField, field.to_string(), Some(s.to_string()));
+    // `field=value`, `field: value`, one object argument, signature style.
+    assert_eq!(
+        field_findings(&l, "`search_items(q=\"bug\", per_page=5)`\n"),
+        [unknown("q", "query"), unknown("per_page", "perPage")]
+    );
+    assert_eq!(
+        field_findings(&l, "`search_items(query: \"bug\", per_page: 5)`\n"),
+        [unknown("per_page", "perPage")]
+    );
+    assert_eq!(
+        field_findings(&l, "`search_items({ query: \"bug\", pp: 5 })`\n"),
+        [unknown("pp", "perPage")]
+    );
+    assert_eq!(
+        field_findings(&l, "`search_items(query, per_page)`\n"),
+        [unknown("per_page", "perPage")]
+    );
+    // Bare words none of which is a field may be variables: not read as fields.
+    assert!(field_findings(&l, "`search_items(a, b)`\n").is_empty());
+    // `additionalProperties: true` keeps any field quiet.
+    assert!(field_findings(&l, "`open_ticket(title=\"x\", labels=[\"bug\"])`\n").is_empty());
+    // Keys inside list items and nested objects, at any depth.
+    let text = "`search_items(query=\"x\", filters=[{\"field_name\": \"P\", \"ref\": \"y\"}])`\n";
+    let lint = l.lint_text("SKILL.md", text, None);
+    assert_eq!(lint.findings.len(), 1, "{:?}", lint.findings);
+    let f = &lint.findings[0];
+    assert_eq!(f.rule, Rule::UnknownField);
+    assert_eq!(f.field.as_deref(), Some("ref"));
+    assert_eq!(f.span.of(text), "ref");
+    assert!(f.message.contains("`filters[].ref`"), "{}", f.message);
+    assert!(field_findings(&l, "`open_ticket({ meta: { any: 1 }, title: \"t\" })`\n").is_empty());
+    // The message says the server will not read the field.
+    let lint = l.lint_text("SKILL.md", "`search_items(q=\"bug\")`\n", None);
+    assert!(
+        lint.findings[0]
+            .message
+            .contains("the server will not read it"),
+        "{}",
+        lint.findings[0].message
+    );
+    assert_eq!(lint.findings[0].tool.as_deref(), Some("search_items"));
+}
+
+#[test]
+fn missing_required_only_for_complete_calls() {
+    let s = open_schemas();
+    // Off by default: nothing.
+    let off = Linter::new(&s, Settings::default());
+    let text = "`merge_change(owner=\"a\", repo=\"b\")`\n";
+    assert!(off.lint_text("SKILL.md", text, None).findings.is_empty());
+    let on = Settings {
+        severities: vec![(Rule::MissingRequired, Some(crate::Severity::Error))],
+        ..Settings::default()
+    };
+    let l = Linter::new(&s, on);
+    let rules = |text: &str| -> Vec<Rule> {
+        l.lint_text("SKILL.md", text, None)
+            .findings
+            .iter()
+            .map(|f| f.rule)
+            .collect()
+    };
+    assert_eq!(
+        rules("`merge_change(owner=\"a\", repo=\"b\", style=\"squash\")`\n"),
+        [Rule::MissingRequired]
+    );
+    let lint = l.lint_text(
+        "SKILL.md",
+        "`merge_change(owner=\"a\", repo=\"b\")`\n",
+        None,
+    );
+    assert!(lint.findings[0].message.contains("`changeNumber`"));
+    // Abridged or placeholder calls, and calls that set nothing, are left alone.
+    for quiet in [
+        "`merge_change(owner=\"a\", ...)`\n",
+        "`merge_change(owner=\"a\", repo=\"<repo>\")`\n",
+        "`merge_change(owner=\"a\", repo=\"b\", changeNumber=3)`\n",
+        "`merge_change()`\n",
+        "`merge_change(owner, repo)`\n",
+    ] {
+        assert!(rules(quiet).is_empty(), "{quiet}");
+    }
+}
+
+#[test]
+fn declared_field_renames_say_the_new_name_and_fix_it() {
+    let mut s = open_schemas();
+    crate::servers::add_field_renames(
+        &mut s,
+        &[crate::servers::FieldRenames {
+            tool: "search_items".into(),
+            fields: vec![("perPage".into(), vec!["limit".into()])],
+        }],
+    )
+    .unwrap();
+    let l = Linter::new(&s, Settings::default());
+    let text = "`search_items(query=\"x\", limit=5)`\n";
+    let lint = l.lint_text("SKILL.md", text, None);
+    assert_eq!(lint.findings.len(), 1, "{:?}", lint.findings);
+    assert!(lint.findings[0].message.contains("renamed to `perPage`"));
+    let fixed = crate::fix::apply(text, &lint.findings);
+    assert_eq!(fixed.text, "`search_items(query=\"x\", perPage=5)`\n");
+    // In a `+params` form too: the list item's key is rewritten in place.
+    let text = "Use `search_items` with:\n- query: bugs\n- limit: 5\n";
+    let lint = l.lint_text("SKILL.md", text, None);
+    assert_eq!(lint.findings.len(), 1, "{:?}", lint.findings);
+    let fixed = crate::fix::apply(text, &lint.findings);
+    assert_eq!(
+        fixed.text,
+        "Use `search_items` with:\n- query: bugs\n- perPage: 5\n"
+    );
+    // A rename to a field the tool does not have is refused.
+    let e = crate::servers::add_field_renames(
+        &mut s,
+        &[crate::servers::FieldRenames {
+            tool: "search_items".into(),
+            fields: vec![("nope".into(), vec!["x".into()])],
+        }],
+    )
+    .unwrap_err();
+    assert!(e.contains("no field `nope`"), "{e}");
+}

@@ -10,17 +10,24 @@ pub const SUMMARY: &str = "a call passes a field the tool does not have";
 pub const EXPLANATION: &str = "# unknown-field
 
 ## What it reports
-A `field=value` pair whose field the tool's input schema does not declare, for a tool whose
-schema refuses other properties (`additionalProperties: false`). Typical causes: a field that
-was removed or renamed, or a typo. When the catalog declares the field's former name
-(`formerly.fields`), the message says what it is called now; otherwise it suggests the closest
-field of the tool.
+A field a call sets (`field=value`, `field: value`, `{ field: value }`, a `+params` item)
+that the tool's input schema does not declare: no `properties` entry, no
+`patternProperties`, no `$ref` or combinator (`allOf`/`anyOf`/`oneOf`/`if`/`then`/`else`)
+branch names it. This holds whether or not the schema says `additionalProperties: false`;
+only `additionalProperties: true`, or a schema for the other properties, keeps such a field
+quiet. Typical causes: a field that was removed or renamed, another server's spelling
+(`pull_number` for `pullNumber`, `q` for `query`), or a typo. When the catalog declares the
+field's former name (`formerly.fields`), the message says what it is called now; otherwise
+it suggests a declared field: a case or separator variant first, then the field the name
+abbreviates, then the closest spelling.
 
 Every pair of a call is checked, not only the last one.
 
 ## Why it matters
-The server rejects the whole call with a schema error, so an agent that follows the skill
-fails at run time.
+With `additionalProperties: false` the server rejects the whole call with a schema error.
+Without it, JSON Schema lets the field through, but no server reads a field it does not
+declare: Go servers and most Python ones drop it without a word, so what the agent meant to
+set (the `labels` of a new issue) never happens, and nothing tells it so.
 
 ## Example
 ```text
@@ -32,16 +39,23 @@ memory_edges(op=\"create\", from_entity=\"<A>\", to_entity=\"<B>\", relation=\"u
 Use the field's current name, or drop the pair.
 ";
 
-/// The message for an unknown field.
+/// The message for an unknown field; `ignored` when the schema does not refuse other
+/// fields (no `additionalProperties: false`), so the server drops it without a word.
 pub fn message(
     tool: &str,
     field: &str,
     renamed_to: Option<&str>,
     suggestion: Option<&str>,
+    ignored: bool,
 ) -> String {
+    let why = if ignored {
+        ", so the server will not read it"
+    } else {
+        ""
+    };
     match (renamed_to, suggestion) {
         (Some(new), _) => format!("`{tool}` has no field `{field}`: it was renamed to `{new}`"),
-        (None, Some(s)) => format!("`{tool}` has no field `{field}` (did you mean `{s}`?)"),
-        (None, None) => format!("`{tool}` has no field `{field}`"),
+        (None, Some(s)) => format!("`{tool}` has no field `{field}`{why} (did you mean `{s}`?)"),
+        (None, None) => format!("`{tool}` has no field `{field}`{why}"),
     }
 }
