@@ -457,12 +457,18 @@ fn lock_lint_and_check_against_real_servers() {
     assert_eq!(code(&o), 1, "{}", everything(&o));
     let out = common::stdout(&o);
     assert!(out.contains("AGENTS.md:10:30: unknown-field:"), "{out}");
+    // A prefixed name the server does not have is reported even where the text says not to
+    // call it: the reader still learns a tool name that does not exist.
+    assert!(
+        out.contains("AGENTS.md:21:27: unknown-tool: unknown tool `forget_everything`"),
+        "{out}"
+    );
     assert_eq!(
         out.lines()
             .filter(|l| l.contains(": error") || l.contains("unknown-"))
             .count(),
-        1,
-        "only the one bad call: {out}"
+        2,
+        "only the bad call and the missing tool: {out}"
     );
 
     // Nothing changed: --check exits 0.
@@ -515,10 +521,10 @@ fn lock_lint_and_check_against_real_servers() {
         "{out}"
     );
     assert!(
-        out.contains("breaks AGENTS.md:13:2: unknown-tool:"),
+        out.contains("breaks AGENTS.md:13:19: unknown-tool:"),
         "{out}"
     );
-    assert!(out.contains("breaks AGENTS.md:18:21: names `browser_mouse_move_xy`, which the server `playwright` no longer has"), "{out}");
+    assert!(out.contains("breaks AGENTS.md:18:22: names `browser_mouse_move_xy`, which the server `playwright` no longer has"), "{out}");
     assert!(
         out.contains("breaks .github/agents/tester.agent.md:3:"),
         "{out}"
@@ -567,7 +573,7 @@ fn lock_lint_and_check_against_real_servers() {
     );
     assert_eq!(code(&o), 0, "{}", everything(&o));
     assert!(
-        common::stdout(&o).contains("breaks AGENTS.md:13:2: unknown-tool:"),
+        common::stdout(&o).contains("breaks AGENTS.md:13:19: unknown-tool:"),
         "{}",
         everything(&o)
     );
@@ -586,7 +592,7 @@ fn lock_lint_and_check_against_real_servers() {
     assert_eq!(code(&o), 0, "{}", everything(&o));
     let o = toolgate_in(&dir, &["lint", "--format", "concise"], None);
     assert!(
-        common::stdout(&o).contains("AGENTS.md:13:2: unknown-tool:"),
+        common::stdout(&o).contains("AGENTS.md:13:19: unknown-tool:"),
         "{}",
         everything(&o)
     );
@@ -614,7 +620,7 @@ fn a_server_that_cannot_start_in_ci_is_locked_from_a_capture_and_imports() {
         r#"{"tools": [{"name": "find_contact", "description": "Find a contact", "inputSchema": {"type": "object", "properties": {"email": {"type": "string"}}, "required": ["email"]}}]}"#,
     )
     .unwrap();
-    std::fs::write(dir.join("AGENTS.md"), "Look people up with `mcp__crm__find_contact(email=\"a@b.c\")`, not `mcp__crm__find_contact(mail=\"a@b.c\")`.\n").unwrap();
+    std::fs::write(dir.join("AGENTS.md"), "Look people up with `mcp__crm__find_contact(email=\"a@b.c\")`; an old page wrote `mcp__crm__find_contact(mail=\"a@b.c\")`.\n").unwrap();
     let o = toolgate_in(&dir, &["lock"], None);
     assert_eq!(code(&o), 0, "{}", everything(&o));
     let lock: Value =
@@ -626,7 +632,7 @@ fn a_server_that_cannot_start_in_ci_is_locked_from_a_capture_and_imports() {
     let o = toolgate_in(&dir, &["lint", "--format", "concise"], None);
     assert_eq!(code(&o), 1, "{}", everything(&o));
     assert!(
-        common::stdout(&o).contains("AGENTS.md:1:90: unknown-field:"),
+        common::stdout(&o).contains("AGENTS.md:1:104: unknown-field:"),
         "{}",
         everything(&o)
     );

@@ -672,7 +672,7 @@ mod tests {
         .unwrap_err();
         assert!(e.contains("formerly.fields"), "{e}");
         let c = Config::parse(Path::new("t.toml"), "[servers.gh]\ndiscover = false\n");
-        assert!(c.unwrap_err().contains("servers.gh"));
+        assert!(c.unwrap_err().contains("unknown field `discover`"));
         let c = Config::parse(Path::new("t.toml"), "discover = false\n[servers.gh]\n").unwrap();
         assert_eq!(c.servers[0].source, Source::Locked);
         assert!(!c.discover);

@@ -81,3 +81,18 @@ pub fn surfaces(
     }
     Ok(out)
 }
+
+/// A surface with no tool: the first server of a lint whose servers are all behind their
+/// prefixes (unprefixed names belong to none of them).
+pub fn empty_surface() -> Surface {
+    Surface {
+        catalog: String::new(),
+        description: None,
+        selector: None,
+        profiles: Vec::new(),
+        fail_closed: Vec::new(),
+        tools: Vec::new(),
+        origin: toolgate_schema::Origin::Full,
+        assert_formats: false,
+    }
+}

@@ -194,7 +194,7 @@ fn lint_with(
     for (name, s) in &lock.servers {
         surfaces.push((name.clone(), prefixes(name), surface(name, s)?));
     }
-    let empty = crate::servers::tools_list_surface(Path::new(""), br#"{"tools": []}"#)?;
+    let empty = crate::discovered::empty_surface();
     let linters = plan
         .configs
         .iter()

@@ -64,7 +64,7 @@ impl Discovered {
         }
         Some(match self.servers.as_slice() {
             [only] => only.surface.clone(),
-            _ => empty_surface(),
+            _ => discovered::empty_surface(),
         })
     }
 
@@ -100,19 +100,5 @@ impl Discovered {
             }
             linter.add_server(&s.id, &s.prefixes, &[], &s.surface);
         }
-    }
-}
-
-/// A surface with no tool.
-fn empty_surface() -> Surface {
-    Surface {
-        catalog: String::new(),
-        description: None,
-        selector: None,
-        profiles: Vec::new(),
-        fail_closed: Vec::new(),
-        tools: Vec::new(),
-        origin: toolgate_schema::Origin::Full,
-        assert_formats: false,
     }
 }

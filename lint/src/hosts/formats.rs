@@ -165,11 +165,11 @@ pub fn parse_json(file: &str, text: &str, jsonc: bool) -> Result<Value, String> 
         .map_err(|e| format!("{file}:{}:{}: invalid JSON: {e}", e.line(), e.column()))
 }
 
+/// The key of a file's servers object, and the object.
+type ServersObject<'v> = (String, &'v Map<String, Value>);
+
 /// The object holding the servers and its key, `None` when the file names none.
-fn servers_object(
-    value: &Value,
-    kind: Kind,
-) -> Result<Option<(String, &Map<String, Value>)>, String> {
+fn servers_object(value: &Value, kind: Kind) -> Result<Option<ServersObject<'_>>, String> {
     let root = value
         .as_object()
         .ok_or_else(|| "is not a JSON object".to_string())?;
