@@ -471,6 +471,25 @@ fn lock_lint_and_check_against_real_servers() {
         "only the bad call and the missing tool: {out}"
     );
 
+    // The language server finds the same servers and locked surfaces: its diagnostics of the
+    // file open in the editor are the lint's.
+    let diagnostics = lsp_diagnostics(&dir, "AGENTS.md");
+    let codes: Vec<(u64, u64, &str)> = diagnostics
+        .iter()
+        .map(|d| {
+            (
+                d["range"]["start"]["line"].as_u64().unwrap(),
+                d["range"]["start"]["character"].as_u64().unwrap(),
+                d["code"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [(9, 29, "unknown-field"), (20, 26, "unknown-tool")],
+        "{diagnostics:?}"
+    );
+
     // Nothing changed: --check exits 0.
     let o = toolgate_in(
         &dir,
@@ -677,4 +696,69 @@ fn a_server_that_cannot_start_in_ci_is_locked_from_a_capture_and_imports() {
         "{}",
         everything(&o)
     );
+}
+
+/// Starts `toolgate lsp` in `dir`, opens `file` and returns the diagnostics published for it
+/// (LSP's framing written here: a header and a JSON body per message; every read bounded by
+/// the server's exit when its input closes).
+fn lsp_diagnostics(dir: &Path, file: &str) -> Vec<Value> {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+    let mut child = common::toolgate()
+        .current_dir(dir)
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("toolgate lsp starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let path = dir.join(file).canonicalize().expect("the file");
+    let uri = format!("file://{}", path.display());
+    let root = format!("file://{}", dir.canonicalize().expect("the dir").display());
+    let text = std::fs::read_to_string(&path).expect("the file");
+    let messages = [
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"processId": null, "rootUri": root, "capabilities": {}}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params":
+            {"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}}}),
+    ];
+    for m in &messages {
+        let body = m.to_string();
+        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
+    }
+    stdin.flush().expect("flush");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(Instant::now() < deadline, "no diagnostics for {uri}");
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            assert!(
+                out.read_line(&mut line).expect("read") > 0,
+                "the server closed"
+            );
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(n) = line.strip_prefix("Content-Length: ") {
+                length = n.parse().expect("a length");
+            }
+        }
+        let mut body = vec![0; length];
+        out.read_exact(&mut body).expect("a body");
+        let m: Value = serde_json::from_slice(&body).expect("JSON");
+        if m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri.as_str() {
+            drop(stdin);
+            let _ = child.kill();
+            let _ = child.wait();
+            return m["params"]["diagnostics"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+        }
+    }
 }

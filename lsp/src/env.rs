@@ -1,14 +1,17 @@
 //! What a file is checked against: the `toolgate.toml` nearest to it (upward, as the CLI
 //! finds it) and the surfaces it names, loaded as `toolgate lint` loads them, except that a
 //! catalog folder's files open in the editor are read from their buffers: a tool file being
-//! edited is the surface the agent files are checked against.
+//! edited is the surface the agent files are checked against. The servers the project's host
+//! configurations name join them with their surfaces from `toolgate.lock`, as `toolgate lint`
+//! adds them (`toolgate_lint::discovered`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use toolgate_lint::Linter;
 use toolgate_lint::config::Config;
+use toolgate_lint::discovered::{self, LockedSurface};
 use toolgate_lint::servers::{self, ServerSpec, Source};
+use toolgate_lint::{Linter, hosts};
 use toolgate_schema::{Catalog, Errors, Surface};
 
 /// What the embedding binary knows that the libraries do not: its bundled catalogs.
@@ -51,7 +54,12 @@ pub struct Env {
 impl Env {
     /// The lint over these servers, as `toolgate lint` sets it up.
     pub fn linter(&self) -> Linter<'_> {
-        let mut linter = Linter::new(&self.servers[0].surface, self.config.settings());
+        // The first server's name and prefixes as they were resolved (for a configured one
+        // the same as the settings give; for a discovered one, its id and hosts' prefixes).
+        let mut settings = self.config.settings();
+        settings.server = Some(self.servers[0].name.clone());
+        settings.prefixes = Some(self.servers[0].prefixes.clone());
+        let mut linter = Linter::new(&self.servers[0].surface, settings);
         for s in &self.servers[1..] {
             linter.add_server(&s.name, &s.prefixes, &s.removed, &s.surface);
         }
@@ -75,14 +83,31 @@ pub fn load(file: Option<&Path>, host: Host, overlay: Overlay<'_>) -> Result<Env
         },
         None => Config::defaults(PathBuf::from(".")),
     };
-    let main = main_server(&config, host, overlay)?;
-    if main.surface.tools.is_empty() {
+    let found = discover(&config)?;
+    let mut found = found.into_iter();
+    let main = match main_server(&config, host, overlay) {
+        Ok(main) => main,
+        // Nothing configured names the surface of unprefixed names: the only discovered
+        // server is it; with several, none is (each is reached through its prefixes).
+        Err(_) if found.len() == 1 => found.next().map(from_locked).ok_or("no server")?,
+        Err(_) if found.len() > 1 => Server {
+            name: String::new(),
+            prefixes: Vec::new(),
+            removed: Vec::new(),
+            surface: discovered::empty_surface(),
+            catalog_dir: None,
+            tool_files: HashMap::new(),
+        },
+        Err(e) => return Err(e),
+    };
+    if main.surface.tools.is_empty() && !main.name.is_empty() {
         return Err(format!(
             "{}: the surface has no tool; failing closed",
             main.name
         ));
     }
     let mut servers = vec![main];
+    servers.extend(found.map(from_locked));
     let unprefixed = config.unprefixed.as_deref();
     for spec in config
         .servers
@@ -92,6 +117,29 @@ pub fn load(file: Option<&Path>, host: Host, overlay: Overlay<'_>) -> Result<Env
         servers.push(spec_server(spec, host, overlay)?);
     }
     Ok(Env { config, servers })
+}
+
+/// The servers the host configurations of the configuration's project name, with their
+/// locked surfaces (none when `discover = false`); a server not locked is an error, as in
+/// `toolgate lint`.
+fn discover(config: &Config) -> Result<Vec<LockedSurface>, String> {
+    if !config.discover {
+        return Ok(Vec::new());
+    }
+    let root = hosts::project_root(&config.base);
+    let skip: Vec<String> = config.servers.iter().map(|s| s.name.clone()).collect();
+    discovered::load(&root, &skip)
+}
+
+fn from_locked(s: LockedSurface) -> Server {
+    Server {
+        name: s.id,
+        prefixes: s.prefixes,
+        removed: Vec::new(),
+        surface: s.surface,
+        catalog_dir: None,
+        tool_files: HashMap::new(),
+    }
 }
 
 /// The surface unprefixed names belong to, found as `toolgate lint` finds it with no flag:
