@@ -702,7 +702,7 @@ fn a_server_that_cannot_start_in_ci_is_locked_from_a_capture_and_imports() {
 /// (LSP's framing written here: a header and a JSON body per message; every read bounded by
 /// the server's exit when its input closes).
 fn lsp_diagnostics(dir: &Path, file: &str) -> Vec<Value> {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{BufReader, Write};
     use std::process::Stdio;
     let mut child = common::toolgate()
         .current_dir(dir)
@@ -730,35 +730,40 @@ fn lsp_diagnostics(dir: &Path, file: &str) -> Vec<Value> {
         write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
     }
     stdin.flush().expect("flush");
+    let found = published(&mut out, &uri);
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    found.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Reads messages from `out` until the diagnostics of `uri`.
+fn published(out: &mut impl std::io::BufRead, uri: &str) -> Result<Vec<Value>, String> {
     let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        assert!(Instant::now() < deadline, "no diagnostics for {uri}");
+    while Instant::now() < deadline {
         let mut length = 0;
         loop {
             let mut line = String::new();
-            assert!(
-                out.read_line(&mut line).expect("read") > 0,
-                "the server closed"
-            );
+            if out.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+                return Err("the server closed".into());
+            }
             let line = line.trim_end();
             if line.is_empty() {
                 break;
             }
             if let Some(n) = line.strip_prefix("Content-Length: ") {
-                length = n.parse().expect("a length");
+                length = n.parse().map_err(|_| format!("a bad length: {line}"))?;
             }
         }
         let mut body = vec![0; length];
-        out.read_exact(&mut body).expect("a body");
-        let m: Value = serde_json::from_slice(&body).expect("JSON");
-        if m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri.as_str() {
-            drop(stdin);
-            let _ = child.kill();
-            let _ = child.wait();
-            return m["params"]["diagnostics"]
+        out.read_exact(&mut body).map_err(|e| e.to_string())?;
+        let m: Value = serde_json::from_slice(&body).map_err(|e| e.to_string())?;
+        if m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri {
+            return Ok(m["params"]["diagnostics"]
                 .as_array()
                 .cloned()
-                .unwrap_or_default();
+                .unwrap_or_default());
         }
     }
+    Err(format!("no diagnostics for {uri} within 60 s"))
 }
