@@ -245,18 +245,28 @@ const KEYWORDS: &[&str] = &[
     "or", "not", "in", "typeof", "sizeof", "await", "yield",
 ];
 
-impl<'s> Linter<'s> {
-    /// The lint for `surface`.
-    pub fn new(surface: &'s Surface, settings: Settings) -> Linter<'s> {
-        let name = settings
+impl Settings {
+    /// The name of the server of unprefixed names for `surface` (`server`, else the
+    /// catalog's) and its prefixes (`prefixes`, else the defaults of that name; none for a
+    /// server without a name).
+    pub fn server_of(&self, surface: &Surface) -> (String, Vec<String>) {
+        let name = self
             .server
             .clone()
             .unwrap_or_else(|| surface.catalog.clone());
-        let prefixes = match &settings.prefixes {
+        let prefixes = match &self.prefixes {
             Some(p) => p.clone(),
             None if name.is_empty() => Vec::new(),
             None => servers::default_prefixes(&name),
         };
+        (name, prefixes)
+    }
+}
+
+impl<'s> Linter<'s> {
+    /// The lint for `surface`.
+    pub fn new(surface: &'s Surface, settings: Settings) -> Linter<'s> {
+        let (name, prefixes) = settings.server_of(surface);
         let removed = settings.removed.clone();
         let mut linter = Linter {
             servers: Vec::new(),

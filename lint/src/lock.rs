@@ -355,6 +355,22 @@ fn parse_server(v: &Value) -> Result<LockedServer, String> {
     })
 }
 
+/// `[{"file": ..., "key": ...}, ...]`: where a server is declared, as the lock and
+/// `toolgate servers --format json` write it.
+pub fn declared_json(declared: &[Declared]) -> Value {
+    Value::Array(
+        declared
+            .iter()
+            .map(|d| {
+                let mut o = Map::new();
+                o.insert("file", Value::str(d.file.as_str()));
+                o.insert("key", Value::str(d.key.as_str()));
+                Value::Object(o)
+            })
+            .collect(),
+    )
+}
+
 /// The lock as text: deterministic (servers by name, keys in one order), two-space indents,
 /// one trailing newline.
 pub fn write(lock: &Lock) -> String {
@@ -362,20 +378,7 @@ pub fn write(lock: &Lock) -> String {
     let mut servers = Map::new();
     for (name, s) in &lock.servers {
         let mut m = Map::new();
-        m.insert(
-            "declared",
-            Value::Array(
-                s.declared
-                    .iter()
-                    .map(|d| {
-                        let mut o = Map::new();
-                        o.insert("file", Value::str(d.file.as_str()));
-                        o.insert("key", Value::str(d.key.as_str()));
-                        Value::Object(o)
-                    })
-                    .collect(),
-            ),
-        );
+        m.insert("declared", declared_json(&s.declared));
         let mut r = Map::new();
         match &s.reached {
             Reached::Stdio { command, args, env } => {

@@ -165,15 +165,7 @@ fn main_server(config: &Config, host: Host, overlay: Overlay<'_>) -> Result<Serv
             ),
         });
     };
-    let name = settings
-        .server
-        .clone()
-        .unwrap_or_else(|| surface.catalog.clone());
-    let prefixes = match &settings.prefixes {
-        Some(p) => p.clone(),
-        None if name.is_empty() => Vec::new(),
-        None => servers::default_prefixes(&name),
-    };
+    let (name, prefixes) = settings.server_of(&surface);
     Ok(Server {
         name,
         prefixes,

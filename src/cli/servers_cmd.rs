@@ -97,20 +97,7 @@ fn json(s: &HostServer) -> Value {
     let strs = |v: Vec<String>| Value::Array(v.into_iter().map(Value::from).collect());
     let mut m = Map::new();
     m.insert("name", Value::str(s.id.as_str()));
-    m.insert(
-        "declared",
-        Value::Array(
-            s.declared
-                .iter()
-                .map(|d| {
-                    let mut o = Map::new();
-                    o.insert("file", Value::str(d.file.as_str()));
-                    o.insert("key", Value::str(d.key.as_str()));
-                    Value::Object(o)
-                })
-                .collect(),
-        ),
-    );
+    m.insert("declared", toolgate_lint::lock::declared_json(&s.declared));
     m.insert("transport", Value::str(s.launch.transport.as_str()));
     if let Some(c) = &s.launch.command {
         m.insert("command", Value::str(c.as_str()));
