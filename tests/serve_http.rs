@@ -19,8 +19,11 @@ use std::net::TcpStream;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use mcp_support::http::{HttpServer, initialize_body, post, send, sigterm};
-use mcp_support::{RawClient, example, python_importing, served_names, skip, surface};
+use mcp_support::http::{HttpServer, HttpSession, initialize_body, post, send, sigterm};
+use mcp_support::{
+    AUTHORED_SHAPES, RawClient, as_python_sdk_keeps, authored_shapes, example, python_importing,
+    served_names, skip, surface,
+};
 use serde_json::{Value, json};
 
 #[test]
@@ -329,7 +332,10 @@ fn sigterm_ends_stdio_and_http_within_5_s() {
 
 /// Runs `tests/mcp/http_client.py` with `plan`: its results.
 fn run_http_client(python: &std::path::Path, plan: &Value) -> Value {
-    let dir = common::scratch("serve-http-python");
+    // Tests run in parallel: each run has its own folder.
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = common::scratch(&format!("serve-http-python-{run}"));
     let plan_path = dir.join("plan.json");
     let results_path = dir.join("results.json");
     std::fs::write(&plan_path, plan.to_string()).expect("plan");
@@ -458,4 +464,43 @@ fn official_python_sdk_over_http() {
     }
     let (status, _, stderr) = server.terminate();
     assert!(status.success(), "{stderr}");
+}
+
+/// `execution` and annotation keys outside MCP's list (what rmcp's `Tool` does not hold)
+/// reach an HTTP client as the catalog writes them: in a session's event stream (read raw
+/// here) and, through the official Python SDK, in both protocol eras and in the stateless
+/// mode's JSON answers.
+#[test]
+fn tools_are_sent_as_authored_over_http() {
+    let tools = authored_shapes();
+    let python = python_importing("mcp.client.streamable_http");
+    for stateless in [false, true] {
+        let mut args = vec!["--catalog", AUTHORED_SHAPES, "--profile", "all"];
+        if stateless {
+            args.push("--stateless");
+        }
+        let server = HttpServer::start(&args);
+        if !stateless {
+            let mut session = HttpSession::open(server.port, "unused");
+            let listed = session.request("tools/list", json!({}));
+            assert_eq!(listed["result"]["tools"], tools, "{listed}");
+        }
+        if let Some(python) = &python {
+            let plan = json!({"url": server.url(), "clients": [
+                {"name": "legacy", "mode": "legacy", "steps": [{"op": "list"}]},
+                {"name": "auto", "mode": "auto", "steps": [{"op": "list"}]},
+            ]});
+            let results = run_http_client(python, &plan);
+            let kept = as_python_sdk_keeps(&tools);
+            for client in results["clients"].as_array().expect("clients") {
+                let session = &client["sessions"][0];
+                assert_eq!(session["steps"][0]["tools"], kept, "{session}");
+            }
+        }
+        let (status, _, stderr) = server.terminate();
+        assert!(status.success(), "{stderr}");
+    }
+    if python.is_none() {
+        skip("the MCP Python SDK (PyPI `mcp`) is not installed for TOOLGATE_PYTHON or python3");
+    }
 }

@@ -17,7 +17,10 @@ mod mcp_support;
 use std::path::PathBuf;
 use std::process::Command;
 
-use mcp_support::{RawClient, example, served_names, skip, surface};
+use mcp_support::{
+    AUTHORED_SHAPES, RawClient, as_python_sdk_keeps, authored_shapes, example, served_names, skip,
+    surface,
+};
 use serde_json::{Value, json};
 use toolgate_generated::{maetra, tatara};
 use toolgate_schema::runtime::CallError;
@@ -71,6 +74,16 @@ fn names(tools: &Value) -> Vec<String> {
         .iter()
         .map(|t| t["name"].as_str().unwrap_or_default().to_string())
         .collect()
+}
+
+/// `execution` and annotation keys outside MCP's list, which rmcp's `Tool` does not hold,
+/// are on the wire as the catalog writes them.
+#[test]
+fn tools_are_sent_as_authored_over_stdio() {
+    let mut c = RawClient::start(&["--catalog", AUTHORED_SHAPES, "--profile", "all"], &[]);
+    assert_eq!(c.list(), authored_shapes());
+    let (status, stderr) = c.close();
+    assert!(status.success(), "{stderr}");
 }
 
 #[test]
@@ -454,6 +467,16 @@ fn plan() -> Vec<Session> {
         session.call(tool, args, expect);
         let expect = expect_bundled(catalog, requested, "no_such_tool", &json!({}));
         session.call("no_such_tool", json!({}), expect);
+        sessions.push(session);
+    }
+
+    // Keys rmcp's `Tool` does not hold (`execution`, annotation keys outside MCP's list) reach
+    // the client as the catalog writes them, in both protocol eras.
+    for mode in ["auto", "legacy"] {
+        let tools = as_python_sdk_keeps(&authored_shapes());
+        let args = ["serve", "--catalog", AUTHORED_SHAPES, "--profile", "all"];
+        let mut session = Session::new(&format!("server shapes ({mode})"), &args, mode);
+        session.list(names(&tools), tools);
         sessions.push(session);
     }
     sessions

@@ -2,9 +2,12 @@
 //! folder made of its tools (one tool file per tool, as the server sent it plus toolgate's
 //! `group`, every tool granted to one profile `all`) passes `toolgate check`, and
 //! `toolgate tools-list --profile all` serves every tool JSON-equal to the source on every
-//! MCP Tool field. Skipped, with a message, when `../shared` is absent.
+//! MCP Tool field, and so does `toolgate serve` on the wire (its `tools/list` over stdio; a
+//! surface with a tool that requires tasks, which serve does not implement, must be refused
+//! instead). Skipped, with a message, when `../shared` is absent.
 
 mod common;
+mod mcp_support;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -74,26 +77,61 @@ fn measure(file: &Path, scratch_root: &Path) -> (Vec<String>, usize, String) {
     let listed = run(&["tools-list", "--catalog", d, "--profile", "all"]);
     let served: Value = serde_json::from_str(&stdout(&listed)).unwrap_or(Value::Null);
     let served = served["tools"].as_array().cloned().unwrap_or_default();
+    let wire = over_stdio(scratch_root, &name, d, &tools);
     let mut ok = Vec::new();
     let mut report = String::new();
     for t in &tools {
         let tname = t["name"].as_str().unwrap_or_default();
-        let Some(s) = served.iter().find(|s| s["name"] == t["name"]) else {
-            report.push_str(&format!("{tname}: not served\n"));
-            continue;
-        };
-        let differs: Vec<&str> = FIELDS
-            .iter()
-            .copied()
-            .filter(|f| t.get(*f) != s.get(*f))
-            .collect();
+        let mut differs = Vec::new();
+        let ways = [("tools-list", Some(&served)), ("serve", wire.as_ref())];
+        for (way, served) in ways
+            .into_iter()
+            .filter(|(way, _)| *way != "serve" || !requires_tasks(t))
+        {
+            let Some(served) = served else { continue };
+            let Some(s) = served.iter().find(|s| s["name"] == t["name"]) else {
+                differs.push(format!("not served by {way}"));
+                continue;
+            };
+            let fields = FIELDS.iter().filter(|f| t.get(**f) != s.get(**f));
+            differs.extend(fields.map(|f| format!("{way} differs on {f}")));
+        }
         if differs.is_empty() {
             ok.push(tname.to_string());
         } else {
-            report.push_str(&format!("{tname}: differs on {differs:?}\n"));
+            report.push_str(&format!("{tname}: {}\n", differs.join(", ")));
         }
     }
     (ok, tools.len(), report)
+}
+
+fn requires_tasks(tool: &Value) -> bool {
+    tool.pointer("/execution/taskSupport") == Some(&json!("required"))
+}
+
+/// The tools `toolgate serve` sends over stdio for catalog `dir`. A surface with a tool that
+/// requires tasks (which serve does not implement) must be refused (exit 2, naming the tool);
+/// then the same surface without those tools is served and read.
+fn over_stdio(root: &Path, name: &str, dir: &str, tools: &[Value]) -> Option<Vec<Value>> {
+    let mut dir = dir.to_string();
+    if let Some(t) = tools.iter().find(|t| requires_tasks(t)) {
+        let out = run(&["serve", "--catalog", &dir, "--profile", "all"]);
+        assert_eq!(out.status.code(), Some(2), "{dir}: {}", stderr(&out));
+        let tname = t["name"].as_str().unwrap_or_default();
+        assert!(stderr(&out).contains(&format!("tool `{tname}` requires task-augmented")));
+        let rest: Vec<Value> = tools
+            .iter()
+            .filter(|t| !requires_tasks(t))
+            .cloned()
+            .collect();
+        let trimmed = write_catalog(root, &format!("{name}-served"), &rest);
+        dir = trimmed.to_string_lossy().into_owned();
+    }
+    let mut client = mcp_support::RawClient::start(&["--catalog", &dir, "--profile", "all"], &[]);
+    let listed = client.list();
+    let (status, err) = client.close();
+    assert!(status.success(), "{dir}: {err}");
+    Some(listed.as_array().cloned().unwrap_or_default())
 }
 
 #[test]

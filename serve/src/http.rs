@@ -350,6 +350,7 @@ impl<B: AsyncBackend> Door<B> {
             });
         }
         let method = parts.method.clone();
+        let tools_list = post.then(|| self.tools_list_of(&parts, &bytes)).flatten();
         // rmcp reads the body first: a body it cannot read is answered 415 (or 406, when the
         // Accept header is checked before it), and only then classified, so a well-formed
         // call is parsed once, not twice.
@@ -363,7 +364,28 @@ impl<B: AsyncBackend> Door<B> {
         if let Some(digest) = token_digest {
             self.pin(session, method, &response, digest).await;
         }
-        response
+        match tools_list {
+            Some((id, lost)) => crate::authored_http::put_back(response, id, lost).await,
+            None => response,
+        }
+    }
+
+    /// For a `tools/list` request whose grant serves tools rmcp's `Tool` cannot hold whole:
+    /// its id and what to put back into the answer (`crate::authored`).
+    fn tools_list_of(
+        &self,
+        parts: &http::request::Parts,
+        bytes: &Bytes,
+    ) -> Option<(serde_json::Value, Arc<crate::Unmodelled>)> {
+        let grant = parts.extensions.get::<Grant>().map_or("", |g| &g.0);
+        let lost = self.grants.servers.get(grant)?.unmodelled_shared();
+        if lost.is_empty() {
+            return None;
+        }
+        let request: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+        (request.get("method")?.as_str()? == "tools/list")
+            .then(|| Some((request.get("id")?.clone(), lost)))
+            .flatten()
     }
 
     /// The refusal of a request not addressed to this server: another path than `/mcp`, a

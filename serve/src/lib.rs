@@ -74,6 +74,9 @@
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+mod authored;
+#[cfg(feature = "http")]
+mod authored_http;
 pub mod checked;
 #[cfg(feature = "client")]
 pub mod client;
@@ -105,6 +108,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use toolgate_schema::runtime::CallError;
 
+pub use authored::{AsAuthored, AuthoredTools, Unmodelled};
 pub use context::{AsyncBackend, CallContext, Passthrough, SessionScope};
 pub use log::{LogLevel, set_log_level};
 pub use stdio::{MAX_MESSAGE_BYTES, serve_stdio};
@@ -203,7 +207,7 @@ impl fmt::Display for ServeError {
 impl std::error::Error for ServeError {}
 
 /// Refuses a list holding a tool whose `execution.taskSupport` is `"required"`: tasks are
-/// not implemented (and rmcp's `Tool` carries no `execution`), so no client could call it.
+/// not implemented, so no client could call it.
 fn refuse_required_tasks(tools_list_json: &str) -> Result<(), ServeError> {
     let list: serde_json::Value =
         serde_json::from_str(tools_list_json).map_err(|e| ServeError::ToolsList(e.to_string()))?;
@@ -239,6 +243,9 @@ fn refuse_required_tasks(tools_list_json: &str) -> Result<(), ServeError> {
 /// the binary and so reorder the keys of the lint's JSON and SARIF output.
 pub struct ToolServer<B> {
     tools: Vec<Tool>,
+    /// What of each tool `Tool` does not hold (`execution`, annotation keys outside MCP's
+    /// list), sent back in by [`AsAuthored`].
+    unmodelled: std::sync::Arc<Unmodelled>,
     names: HashSet<String>,
     backend: B,
     info: ServerConfig,
@@ -252,7 +259,7 @@ pub struct ToolServer<B> {
 
 #[derive(serde::Deserialize)]
 struct ToolsListText {
-    tools: Vec<Tool>,
+    tools: Vec<serde_json::Value>,
 }
 
 impl<B: AsyncBackend> ToolServer<B> {
@@ -265,7 +272,17 @@ impl<B: AsyncBackend> ToolServer<B> {
         refuse_required_tasks(tools_list_json)?;
         let list: ToolsListText = serde_json::from_str(tools_list_json)
             .map_err(|e| ServeError::ToolsList(e.to_string()))?;
-        let names = list.tools.iter().map(|t| t.name.to_string()).collect();
+        let tools = list
+            .tools
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                <Tool as serde::Deserialize>::deserialize(t)
+                    .map_err(|e| ServeError::ToolsList(format!("tool {i}: {e}")))
+            })
+            .collect::<Result<Vec<Tool>, ServeError>>()?;
+        let unmodelled = std::sync::Arc::new(Unmodelled::of(&list.tools, &tools));
+        let names = tools.iter().map(|t| t.name.to_string()).collect();
         let info = ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
@@ -274,7 +291,8 @@ impl<B: AsyncBackend> ToolServer<B> {
         )
         .with_server_info(Implementation::new("toolgate", env!("CARGO_PKG_VERSION")));
         Ok(ToolServer {
-            tools: list.tools,
+            tools,
+            unmodelled,
             names,
             backend,
             info,
@@ -312,9 +330,19 @@ impl<B: AsyncBackend> ToolServer<B> {
         self
     }
 
-    /// The tools served, in `tools/list` order.
+    /// The tools served, in `tools/list` order, as rmcp's `Tool` holds them.
     pub fn tools(&self) -> &[Tool] {
         &self.tools
+    }
+
+    pub(crate) fn unmodelled_shared(&self) -> std::sync::Arc<Unmodelled> {
+        self.unmodelled.clone()
+    }
+
+    /// What [`ToolServer::tools`] does not hold of the tools as authored (`execution`,
+    /// annotation keys outside MCP's list), which `tools/list` sends all the same.
+    pub fn unmodelled(&self) -> &Unmodelled {
+        &self.unmodelled
     }
 
     /// The backend.
@@ -603,6 +631,15 @@ macro_rules! level_and_custom_handlers {
 }
 #[cfg(feature = "http")]
 pub(crate) use level_and_custom_handlers;
+
+impl<B: AsyncBackend> AuthoredTools for ToolServer<B> {
+    fn unmodelled(
+        &self,
+        _context: &RequestContext<RoleServer>,
+    ) -> Option<std::sync::Arc<Unmodelled>> {
+        Some(self.unmodelled.clone())
+    }
+}
 
 impl<B: AsyncBackend> ServerHandler for ToolServer<B> {
     fn get_info(&self) -> ServerConfig {

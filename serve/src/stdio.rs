@@ -202,7 +202,7 @@ pub fn serve_stdio<B: AsyncBackend>(server: ToolServer<B>) -> Result<(), ServeEr
         let (read, write) = rmcp::transport::stdio_pipes();
         let transport = LineTransport::new(read, write, MAX_MESSAGE_BYTES);
         let running = tokio::select! {
-            served = server.serve(transport) => {
+            served = crate::AsAuthored(server).serve(transport) => {
                 served.map_err(|e| ServeError::Session(e.to_string()))?
             }
             () = shutdown::signal() => return Ok(()),

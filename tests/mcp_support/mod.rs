@@ -48,6 +48,64 @@ pub fn python_importing(module: &str) -> Option<PathBuf> {
     ok.then_some(python)
 }
 
+/// A catalog in the shapes real servers write: `execution`, annotation keys outside MCP's
+/// list (what rmcp's `Tool` does not hold); its one profile is `all`.
+pub const AUTHORED_SHAPES: &str = "generated/tests/catalogs/server_shapes";
+
+/// The tools `toolgate tools-list` prints for [`AUTHORED_SHAPES`]: what a client must be
+/// sent, key for key.
+pub fn authored_shapes() -> Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args([
+            "tools-list",
+            "--catalog",
+            AUTHORED_SHAPES,
+            "--profile",
+            "all",
+        ])
+        .current_dir(root)
+        .output()
+        .expect("toolgate runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let list: Value = serde_json::from_slice(&out.stdout).expect("tools-list prints JSON");
+    let tools = list["tools"].clone();
+    let dropped_by_rmcp = tools
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| t.get("execution").is_some() && t["annotations"].get("category").is_some());
+    assert!(
+        dropped_by_rmcp.count() > 0,
+        "{AUTHORED_SHAPES} must hold what rmcp's Tool drops"
+    );
+    tools
+}
+
+/// `tools` as the official Python SDK's models keep them: its `ToolAnnotations` reads the
+/// hints MCP lists and drops other keys (a client's choice; the wire carries them, as the raw
+/// clients of the tests check).
+pub fn as_python_sdk_keeps(tools: &Value) -> Value {
+    const MCP_HINTS: [&str; 5] = [
+        "title",
+        "readOnlyHint",
+        "destructiveHint",
+        "idempotentHint",
+        "openWorldHint",
+    ];
+    let mut tools = tools.clone();
+    for tool in tools.as_array_mut().into_iter().flatten() {
+        if let Some(a) = tool.get_mut("annotations").and_then(Value::as_object_mut) {
+            a.retain(|k, _| MCP_HINTS.contains(&k.as_str()));
+        }
+    }
+    tools
+}
+
 /// A bundled catalog's folder in the repository.
 pub fn catalog_dir(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
