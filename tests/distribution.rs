@@ -1,7 +1,7 @@
 //! The ways to install toolgate without a Rust toolchain, each end to end from the binary CI
 //! builds for them: the release archive with `scripts/install.sh`, the npm launcher and
-//! platform package, the PyPI wheel (maturin) and its sdist, the pre-commit hook template;
-//! and that binary's size bound.
+//! platform package, the PyPI wheel (maturin) and its sdist, the pre-commit hook template,
+//! the GitHub Action's shell steps; and that binary's size bound.
 //!
 //! `.ci/run` builds the binary once (`cargo build --profile ci-release`), names it in
 //! `TOOLGATE_DIST_BINARY`, installs maturin and pre-commit (tests/distribution/requirements.txt)
@@ -9,7 +9,7 @@
 //! backend into `TOOLGATE_DIST_WHEELS`, and sets `TOOLGATE_REQUIRE_E2E=1`: then a missing tool
 //! fails these tests instead of skipping them. Without `TOOLGATE_DIST_BINARY`, the archive and
 //! npm tests use the test build of the binary, and the size, wheel and pre-commit tests skip
-//! (the sdist test needs only `TOOLGATE_DIST_PYTHON`).
+//! (the sdist and Action tests need only `TOOLGATE_DIST_PYTHON`).
 
 mod common;
 
@@ -668,4 +668,111 @@ fn root_package_is_publishable_and_the_catalogs_travel() {
             "no tools of {catalog}"
         );
     }
+}
+
+/// The shell steps of `action.yml` run as the runner runs them (`bash -eo pipefail`; its
+/// `uses:` steps, the cache and the SARIF upload, left out) by
+/// tests/distribution/run_action.py: the release archive installed from a `file://` mirror
+/// into the tool cache, the lint run with annotations, and the job's verdict.
+fn run_action(
+    python: &Path,
+    scratch_dir: &Path,
+    inputs: &serde_json::Value,
+) -> Vec<serde_json::Value> {
+    let out = run_ok(
+        Command::new(python)
+            .arg(repo_root().join("tests/distribution/run_action.py"))
+            .arg(repo_root().join("action.yml"))
+            .arg(scratch_dir)
+            .arg(inputs.to_string())
+            .current_dir(repo_root()),
+    );
+    out.lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line per step"))
+        .collect()
+}
+
+#[test]
+fn action_installs_the_archive_and_lints() {
+    let Some(python) = dist_python() else {
+        skip("TOOLGATE_DIST_PYTHON (PyYAML, with pre-commit) is not set");
+        return;
+    };
+    let dir = scratch("distribution-action");
+    let version = env!("CARGO_PKG_VERSION");
+    run_ok(
+        script("package-archive.sh")
+            .arg("--binary")
+            .arg(binary_to_package())
+            .arg("--out")
+            .arg(dir.join("releases").join(format!("v{version}")))
+            .env("XZ_OPT", "-0"),
+    );
+    let releases = format!("file://{}", dir.join("releases").display());
+    let root = repo_root().display().to_string();
+    let step = |steps: &[serde_json::Value], id: &str| -> serde_json::Value {
+        steps
+            .iter()
+            .find(|s| s["id"] == id)
+            .unwrap_or_else(|| panic!("no step {id}: {steps:?}"))
+            .clone()
+    };
+
+    // Findings, with SARIF: the lint's exit 1 is kept for after the upload, the SARIF file
+    // is written, the annotations printed, and the last step fails the job.
+    let run = dir.join("findings");
+    let steps = run_action(
+        &python,
+        &run,
+        &serde_json::json!({
+            "args": "skills-fixtures", "sarif": "true",
+            "releases": releases, "working-directory": root,
+        }),
+    );
+    let resolve = step(&steps, "resolve");
+    assert_eq!(resolve["outputs"]["version"], version, "{resolve}");
+    let installed = PathBuf::from(resolve["outputs"]["dir"].as_str().expect("dir"));
+    assert!(installed.starts_with(run.join("tool-cache")), "{resolve}");
+    assert!(installed.join("toolgate").is_file(), "{resolve}");
+    let lint = step(&steps, "lint");
+    assert_eq!(lint["code"], 0, "{lint}");
+    assert_eq!(lint["outputs"]["exit-code"], "1", "{lint}");
+    let stdout = lint["stdout"].as_str().expect("stdout");
+    assert!(stdout.starts_with(&version_line()), "{stdout}");
+    assert!(stdout.contains("::error file=skills-fixtures/"), "{stdout}");
+    let sarif: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(run.join("runner-temp/toolgate.sarif")).expect("the SARIF file"),
+    )
+    .expect("SARIF is JSON");
+    assert_eq!(sarif["version"], "2.1.0");
+    assert!(
+        !sarif["runs"][0]["results"]
+            .as_array()
+            .expect("results")
+            .is_empty()
+    );
+    let upload = steps
+        .iter()
+        .find(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.contains("upload-sarif"))
+        })
+        .expect("the upload step");
+    assert_eq!(upload["ran"], false, "{upload}");
+    let verdict = steps.last().expect("steps");
+    assert_eq!(verdict["code"], 1, "{verdict}");
+
+    // No findings, no SARIF: exit 0 throughout.
+    let steps = run_action(
+        &python,
+        &dir.join("clean"),
+        &serde_json::json!({
+            "args": "skills-fixtures/clean-calls", "releases": releases,
+            "working-directory": root,
+        }),
+    );
+    assert_eq!(step(&steps, "lint")["outputs"]["exit-code"], "0");
+    let verdict = steps.last().expect("steps");
+    assert_eq!(verdict["code"], 0, "{verdict}");
 }
