@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes a release archive of a toolgate binary as cargo-dist lays it out, and its checksum:
 #   DIR/toolgate-TARGET.tar.xz         toolgate-TARGET/toolgate and toolgate-TARGET/README.md
-#   DIR/toolgate-TARGET.tar.xz.sha256  "HASH  toolgate-TARGET.tar.xz" (sha256sum's format)
+#   DIR/toolgate-TARGET.tar.xz.sha256  "HASH *toolgate-TARGET.tar.xz" (sha256sum -b, as cargo-dist)
 # (a Windows target gets toolgate-TARGET.zip with toolgate.exe). What scripts/install.sh
 # fetches; the release itself is built by cargo-dist (scripts/dist-build.sh), and this script
 # is how CI and the tests get the same layout from the binary they built.
@@ -48,5 +48,5 @@ case "$target" in
     tar -C "$work" -cf - "$name" | xz -T0 >"$out/$archive"
     ;;
 esac
-(cd "$out" && { sha256sum "$archive" 2>/dev/null || shasum -a 256 "$archive"; } >"$archive.sha256")
+(cd "$out" && { sha256sum -b "$archive" 2>/dev/null || shasum -a 256 -b "$archive"; } >"$archive.sha256")
 echo "$out/$archive"
