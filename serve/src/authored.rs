@@ -99,8 +99,8 @@ impl Unmodelled {
             let Some(lost) = self.by_tool.get(name) else {
                 continue;
             };
-            for (path, v) in lost.clone() {
-                put_back(tool, &path, v);
+            for (path, v) in lost {
+                put_back(tool, path, v.clone());
             }
         }
     }
