@@ -8,7 +8,7 @@
 #
 # Fetches BASE/vVERSION/toolgate-TARGET.tar.xz and BASE/vVERSION/toolgate-TARGET.tar.xz.sha256
 # (the names cargo-dist gives; the archive holds toolgate-TARGET/toolgate). On Windows the
-# archive is toolgate-TARGET.zip holding toolgate-TARGET/toolgate.exe.
+# archive is toolgate-TARGET.zip with toolgate.exe at its top: cargo-dist's zips are flat.
 #   --version  the release, with or without its leading v (required)
 #   --to       where to put the binary (default: $TOOLGATE_INSTALL_DIR, else ~/.local/bin)
 #   --base     where releases are (default: the GitHub releases of toolgate); any URL curl or
@@ -126,8 +126,12 @@ case "$ext" in
   zip) (cd "$tmp/unpacked" && unzip -q "../$archive") || die 1 "could not unpack $archive" ;;
   *) tar -xJf "$tmp/$archive" -C "$tmp/unpacked" || die 1 "could not unpack $archive" ;;
 esac
-binary="$tmp/unpacked/toolgate-$target/$exe"
-[ -f "$binary" ] || die 1 "$archive has no toolgate-$target/$exe"
+case "$ext" in
+  zip) inside="$exe" ;;
+  *) inside="toolgate-$target/$exe" ;;
+esac
+binary="$tmp/unpacked/$inside"
+[ -f "$binary" ] || die 1 "$archive has no $inside"
 
 # Into place: a copy beside the destination, then a rename, so a failure leaves the old
 # binary (or none) and never half a file.

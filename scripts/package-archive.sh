@@ -2,7 +2,8 @@
 # Writes a release archive of a toolgate binary as cargo-dist lays it out, and its checksum:
 #   DIR/toolgate-TARGET.tar.xz         toolgate-TARGET/toolgate and toolgate-TARGET/README.md
 #   DIR/toolgate-TARGET.tar.xz.sha256  "HASH *toolgate-TARGET.tar.xz" (sha256sum -b, as cargo-dist)
-# (a Windows target gets toolgate-TARGET.zip with toolgate.exe). What scripts/install.sh
+# (a Windows target gets toolgate-TARGET.zip with toolgate.exe and README.md at its top, flat
+# as cargo-dist writes its zips). What scripts/install.sh
 # fetches; the release itself is built by cargo-dist (scripts/dist-build.sh), and this script
 # is how CI and the tests get the same layout from the binary they built.
 #
@@ -39,7 +40,7 @@ case "$target" in
   *windows*)
     cp "$binary" "$work/$name/toolgate.exe"
     archive="$name.zip"
-    (cd "$work" && zip -qr "$out/$archive" "$name")
+    (cd "$work/$name" && zip -qr "$out/$archive" .)
     ;;
   *)
     cp "$binary" "$work/$name/toolgate"
