@@ -79,6 +79,16 @@ fn have(program: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// Whether unzip runs (it has no `--version`: `-v` prints its version and exits 0).
+fn have_unzip() -> bool {
+    Command::new("unzip")
+        .arg("-v")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 fn run(cmd: &mut Command) -> Output {
     cmd.output()
         .unwrap_or_else(|e| panic!("{cmd:?} does not start: {e}"))
@@ -311,6 +321,65 @@ fn install_sh_installs_a_checked_archive_and_refuses_a_tampered_one() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("v0.0.0-missing/toolgate-"), "{stderr}");
+
+    // The Windows archive, flat as cargo-dist writes its zips: toolgate.exe at its top. (The
+    // binary inside is this machine's, so the installed copy runs here.)
+    if !have_unzip() {
+        skip("unzip is not installed: the Windows archive was not checked");
+    } else {
+        let windows = "x86_64-pc-windows-msvc";
+        let zip = run_ok(
+            script("package-archive.sh")
+                .arg("--binary")
+                .arg(binary_to_package())
+                .arg("--out")
+                .arg(&release)
+                .args(["--target", windows]),
+        );
+        let listing = run_ok(Command::new("unzip").arg("-Z1").arg(zip.trim()));
+        let mut names: Vec<&str> = listing.lines().collect();
+        names.sort_unstable();
+        assert_eq!(names, ["README.md", "toolgate.exe"], "{listing}");
+        let to = dir.join("bin-windows");
+        let out = run(script("install.sh")
+            .args([
+                "--version",
+                version,
+                "--base",
+                &base,
+                "--target",
+                windows,
+                "--to",
+            ])
+            .arg(&to));
+        assert!(out.status.success(), "{out:?}");
+        assert_eq!(
+            run_ok(Command::new(to.join("toolgate.exe")).arg("--version")),
+            version_line()
+        );
+    }
+}
+
+/// An npm command run in `project` with no registry: every fetch goes to a closed port (and
+/// the commands below pass --offline, which forbids the network).
+fn npm_offline(cmd: &mut Command, project: &Path, cache: &Path) {
+    cmd.current_dir(project)
+        .env("npm_config_registry", "http://127.0.0.1:9/")
+        .env("npm_config_cache", cache)
+        .env("npm_config_update_notifier", "false")
+        .env("npm_config_audit", "false")
+        .env("npm_config_fund", "false");
+}
+
+/// An empty npm project at `project` with the tarballs installed into it, offline.
+fn npm_install_offline(project: &Path, cache: &Path, tarballs: &[&str]) {
+    fs::create_dir_all(project).expect("project");
+    fs::write(project.join("package.json"), "{ \"private\": true }\n").expect("package.json");
+    let mut install = Command::new("npm");
+    install.args(["install", "--offline", "--no-save"]);
+    install.args(tarballs);
+    npm_offline(&mut install, project, cache);
+    run_ok(&mut install);
 }
 
 /// `scripts/package-npm.sh` packs the launcher and this machine's platform package; both
@@ -340,22 +409,8 @@ fn npm_packages_install_offline_and_npx_runs_them() {
     assert!(tarballs[1].contains("/toolgate-cli-"), "{packed}");
 
     let project = dir.join("project");
-    fs::create_dir_all(&project).expect("project");
-    fs::write(project.join("package.json"), "{ \"private\": true }\n").expect("package.json");
-    // No registry: every fetch goes to a closed port and --offline forbids the network.
-    let npm_env = |cmd: &mut Command| {
-        cmd.current_dir(&project)
-            .env("npm_config_registry", "http://127.0.0.1:9/")
-            .env("npm_config_cache", dir.join("npm-cache"))
-            .env("npm_config_update_notifier", "false")
-            .env("npm_config_audit", "false")
-            .env("npm_config_fund", "false");
-    };
-    let mut install = Command::new("npm");
-    install.args(["install", "--offline", "--no-save"]);
-    install.args(&tarballs);
-    npm_env(&mut install);
-    run_ok(&mut install);
+    let npm_env = |cmd: &mut Command| npm_offline(cmd, &project, &dir.join("npm-cache"));
+    npm_install_offline(&project, &dir.join("npm-cache"), &tarballs);
 
     let mut npx = Command::new("npx");
     npx.args(["--no-install", "--offline", "toolgate", "--version"]);
@@ -410,6 +465,235 @@ fn npm_packages_install_offline_and_npx_runs_them() {
         stderr.contains("@toolgate/cli-") && stderr.contains("is not installed"),
         "{stderr}"
     );
+}
+
+/// The platforms of npm/toolgate/platforms.json as (key, entry), sorted by key.
+fn npm_platforms() -> Vec<(String, serde_json::Value)> {
+    let platforms: serde_json::Map<String, serde_json::Value> = serde_json::from_str(
+        &fs::read_to_string(repo_root().join("npm/toolgate/platforms.json")).expect("platforms"),
+    )
+    .expect("JSON");
+    platforms.into_iter().collect()
+}
+
+/// The release's npm job (scripts/package-npm-release.sh) on a folder of archives for every
+/// platform, as cargo-dist lays them out: each platform package holds the binary of its own
+/// archive (a stand-in with the target's name in it, but for this machine's, which is the
+/// real binary) with that platform's os, cpu and libc, the launcher comes last, and this
+/// machine's pair installs offline and runs; a missing or tampered archive stops it with no
+/// launcher written.
+#[test]
+fn release_npm_packages_come_from_every_archive() {
+    if !have("npm") || !have("node") || !have_unzip() {
+        skip("node, npm and unzip are not all installed");
+        return;
+    }
+    let dir = scratch("distribution-npm-release");
+    let host = run_ok(Command::new("node").args([
+        "-e",
+        "const musl = process.platform === 'linux' && !process.report.getReport().header.glibcVersionRuntime;\n\
+         console.log(`${process.platform}-${process.arch}${musl ? '-musl' : ''}`)",
+    ]));
+    let host = host.trim();
+    let platforms = npm_platforms();
+    assert!(
+        platforms.iter().any(|(key, _)| key == host),
+        "no platform package for this machine ({host})"
+    );
+    let archives = dir.join("archives");
+    let mut binaries = Vec::new();
+    for (key, entry) in &platforms {
+        let target = entry["target"].as_str().expect("target");
+        let binary = if key == host {
+            binary_to_package()
+        } else {
+            let stand_in = dir.join(format!("stand-in-{target}"));
+            fs::write(&stand_in, format!("the toolgate binary for {target}\n")).expect("write");
+            stand_in
+        };
+        run_ok(
+            script("package-archive.sh")
+                .arg("--binary")
+                .arg(&binary)
+                .arg("--out")
+                .arg(&archives)
+                .args(["--target", target])
+                .env("XZ_OPT", "-0"),
+        );
+        binaries.push(fs::read(&binary).expect("binary"));
+    }
+    let out = dir.join("npm");
+    let packed = run_ok(
+        script("package-npm-release.sh")
+            .arg("--archives")
+            .arg(&archives)
+            .arg("--out")
+            .arg(&out),
+    );
+    let version = env!("CARGO_PKG_VERSION");
+    let tarballs: Vec<&str> = packed.lines().collect();
+    assert_eq!(tarballs.len(), platforms.len() + 1, "{packed}");
+    let launcher = tarballs[platforms.len()];
+    assert!(
+        launcher.ends_with(&format!("/toolgate-{version}.tgz")),
+        "the launcher is published last: {packed}"
+    );
+    let platform_tarballs = &tarballs[..platforms.len()];
+    let unpacked = dir.join("unpacked");
+    for ((key, entry), binary) in platforms.iter().zip(&binaries) {
+        let name = format!("/toolgate-cli-{key}-{version}.tgz");
+        let tarball = platform_tarballs
+            .iter()
+            .find(|t| t.ends_with(&name))
+            .unwrap_or_else(|| panic!("{key}: no {name} before the launcher in {packed}"));
+        let into = unpacked.join(key);
+        fs::create_dir_all(&into).expect("unpack");
+        run_ok(
+            Command::new("tar")
+                .arg("-xzf")
+                .arg(tarball)
+                .arg("-C")
+                .arg(&into),
+        );
+        let manifest: serde_json::Value = serde_json::from_str(
+            &fs::read_to_string(into.join("package/package.json")).expect("package.json"),
+        )
+        .expect("JSON");
+        assert_eq!(manifest["name"], entry["package"], "{key}");
+        assert_eq!(manifest["version"], version, "{key}");
+        assert_eq!(manifest["os"], serde_json::json!([entry["os"]]), "{key}");
+        assert_eq!(manifest["cpu"], serde_json::json!([entry["cpu"]]), "{key}");
+        match entry.get("libc") {
+            Some(libc) => assert_eq!(manifest["libc"], serde_json::json!([libc]), "{key}"),
+            None => assert!(manifest.get("libc").is_none(), "{key}: {manifest}"),
+        }
+        let exe = if entry["os"] == "win32" {
+            "toolgate.exe"
+        } else {
+            "toolgate"
+        };
+        let packaged = fs::read(into.join("package/bin").join(exe))
+            .unwrap_or_else(|e| panic!("{key}: no bin/{exe} in {tarball}: {e}"));
+        assert!(
+            packaged == *binary,
+            "{key}: bin/{exe} is not the binary of toolgate-{}'s archive",
+            entry["target"]
+        );
+    }
+
+    // This machine's platform package and the launcher install and run offline.
+    let host_tarball = platform_tarballs
+        .iter()
+        .copied()
+        .find(|t| t.ends_with(&format!("/toolgate-cli-{host}-{version}.tgz")))
+        .expect("this machine's package");
+    let project = dir.join("project");
+    npm_install_offline(&project, &dir.join("npm-cache"), &[host_tarball, launcher]);
+    let mut npx = Command::new("npx");
+    npx.args(["--no-install", "--offline", "toolgate", "--version"]);
+    npm_offline(&mut npx, &project, &dir.join("npm-cache"));
+    assert_eq!(run_ok(&mut npx), version_line());
+
+    // One archive missing: exit 1 naming it, and no launcher (nothing to publish).
+    let (gone_key, gone) = &platforms[platforms.len() - 2];
+    let gone_archive = archives.join(format!(
+        "toolgate-{}.tar.xz",
+        gone["target"].as_str().expect("target")
+    ));
+    let moved = dir.join("moved.tar.xz");
+    fs::rename(&gone_archive, &moved).expect("move the archive away");
+    let out_missing = dir.join("npm-missing");
+    let res = run(script("package-npm-release.sh")
+        .arg("--archives")
+        .arg(&archives)
+        .arg("--out")
+        .arg(&out_missing));
+    let stderr = String::from_utf8_lossy(&res.stderr);
+    assert_eq!(res.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("(platform {gone_key})")),
+        "{stderr}"
+    );
+    assert!(res.stdout.is_empty(), "{res:?}");
+    assert!(
+        fs::read_dir(&out_missing).map_or(true, |mut d| d.next().is_none()),
+        "a refused release left packages in {}",
+        out_missing.display()
+    );
+
+    // The archive back, one byte changed: its checksum no longer matches.
+    let mut bytes = fs::read(&moved).expect("archive");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    fs::write(&gone_archive, bytes).expect("tamper");
+    let res = run(script("package-npm-release.sh")
+        .arg("--archives")
+        .arg(&archives)
+        .arg("--out")
+        .arg(dir.join("npm-tampered")));
+    let stderr = String::from_utf8_lossy(&res.stderr);
+    assert_eq!(res.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("checksum mismatch"), "{stderr}");
+}
+
+/// The release workflow builds and publishes every platform the npm launcher and
+/// scripts/install.sh know: the archives' targets (dist-workspace.toml) are platforms.json's,
+/// each has a wheel in .github/workflows/build-wheels.yml, publish-pypi.yml expects that many
+/// wheels, and release.yml (what `dist generate` writes) calls the three jobs.
+#[test]
+fn release_workflow_covers_every_platform() {
+    let read = |path: &str| {
+        fs::read_to_string(repo_root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+    };
+    let dist = read("dist-workspace.toml");
+    let block = &dist[dist.find("\ntargets = [").expect("dist targets")..];
+    let block = &block[..block.find(']').expect("end of targets")];
+    let mut dist_targets: Vec<&str> = block
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.trim().strip_prefix('"')?.split('"').next())
+        .collect();
+    dist_targets.sort_unstable();
+    let mut npm_targets: Vec<String> = npm_platforms()
+        .into_iter()
+        .map(|(_, e)| e["target"].as_str().expect("target").to_string())
+        .collect();
+    npm_targets.sort_unstable();
+    assert_eq!(dist_targets, npm_targets);
+
+    let wheels = read(".github/workflows/build-wheels.yml");
+    for target in &dist_targets {
+        assert!(
+            wheels.contains(&format!("target: {target},")),
+            "no wheel for {target} in build-wheels.yml"
+        );
+    }
+    assert_eq!(wheels.matches(", target: ").count(), dist_targets.len());
+    let pypi = read(".github/workflows/publish-pypi.yml");
+    assert!(
+        pypi.contains(&format!(
+            "test \"$(ls dist/*.whl | wc -l)\" -eq {}",
+            dist_targets.len()
+        )),
+        "{pypi}"
+    );
+    let release = read(".github/workflows/release.yml");
+    for (key, job) in [
+        ("local-artifacts-jobs", "build-wheels"),
+        ("publish-jobs", "publish-pypi"),
+        ("publish-jobs", "publish-npm"),
+    ] {
+        assert!(
+            dist.lines()
+                .any(|l| l.starts_with(key) && l.contains(&format!("\"./{job}\""))),
+            "dist-workspace.toml: {key} has no ./{job}"
+        );
+        assert!(
+            release.contains(&format!("uses: $/.github/workflows/{job}.yml")),
+            "release.yml does not call {job}.yml: run `dist generate` after changing \
+             dist-workspace.toml"
+        );
+    }
 }
 
 /// The wheel maturin builds (ci-release, so it reuses CI's build of the binary), once for
