@@ -123,7 +123,12 @@ fi
 
 mkdir "$tmp/unpacked"
 case "$ext" in
-  zip) (cd "$tmp/unpacked" && unzip -q "../$archive") || die 1 "could not unpack $archive" ;;
+  # Windows has no unzip of its own; its tar (bsdtar) reads zips.
+  zip) if command -v unzip >/dev/null 2>&1; then
+         (cd "$tmp/unpacked" && unzip -q "../$archive")
+       else
+         tar -xf "$tmp/$archive" -C "$tmp/unpacked"
+       fi || die 1 "could not unpack $archive" ;;
   *) tar -xJf "$tmp/$archive" -C "$tmp/unpacked" || die 1 "could not unpack $archive" ;;
 esac
 case "$ext" in
