@@ -472,23 +472,28 @@ fn lock_lint_and_check_against_real_servers() {
     );
 
     // The language server finds the same servers and locked surfaces: its diagnostics of the
-    // file open in the editor are the lint's.
-    let diagnostics = lsp_diagnostics(&dir, "AGENTS.md");
-    let codes: Vec<(u64, u64, &str)> = diagnostics
-        .iter()
-        .map(|d| {
-            (
-                d["range"]["start"]["line"].as_u64().unwrap(),
-                d["range"]["start"]["character"].as_u64().unwrap(),
-                d["code"].as_str().unwrap(),
-            )
-        })
-        .collect();
-    assert_eq!(
-        codes,
-        [(9, 29, "unknown-field"), (20, 26, "unknown-tool")],
-        "{diagnostics:?}"
-    );
+    // file open in the editor are the lint's. The project is the workspace the client opens,
+    // not the folder the editor started the server in (here, once the project and once a
+    // folder outside it).
+    for cwd in [dir.clone(), std::env::temp_dir()] {
+        let diagnostics = lsp_diagnostics(&dir, "AGENTS.md", &cwd);
+        let codes: Vec<(u64, u64, &str)> = diagnostics
+            .iter()
+            .map(|d| {
+                (
+                    d["range"]["start"]["line"].as_u64().unwrap(),
+                    d["range"]["start"]["character"].as_u64().unwrap(),
+                    d["code"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            codes,
+            [(9, 29, "unknown-field"), (20, 26, "unknown-tool")],
+            "started in {}: {diagnostics:?}",
+            cwd.display()
+        );
+    }
 
     // Nothing changed: --check exits 0.
     let o = toolgate_in(
@@ -698,14 +703,14 @@ fn a_server_that_cannot_start_in_ci_is_locked_from_a_capture_and_imports() {
     );
 }
 
-/// Starts `toolgate lsp` in `dir`, opens `file` and returns the diagnostics published for it
-/// (LSP's framing written here: a header and a JSON body per message; every read bounded by
-/// the server's exit when its input closes).
-fn lsp_diagnostics(dir: &Path, file: &str) -> Vec<Value> {
+/// Starts `toolgate lsp` in `cwd` with `dir` as the workspace, opens `file` (in `dir`) and
+/// returns the diagnostics published for it (LSP's framing written here: a header and a JSON
+/// body per message; every read bounded by the server's exit when its input closes).
+fn lsp_diagnostics(dir: &Path, file: &str, cwd: &Path) -> Vec<Value> {
     use std::io::{BufReader, Write};
     use std::process::Stdio;
     let mut child = common::toolgate()
-        .current_dir(dir)
+        .current_dir(cwd)
         .arg("lsp")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

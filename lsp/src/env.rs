@@ -74,14 +74,35 @@ impl Env {
     }
 }
 
-/// Loads the configuration at `file` (`None`: the defaults) and its servers.
-pub fn load(file: Option<&Path>, host: Host, overlay: Overlay<'_>) -> Result<Env, String> {
-    let config = match file {
-        Some(p) => match overlay(p) {
+/// Where a document's configuration comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// The nearest `toolgate.toml` above it.
+    File(PathBuf),
+    /// There is none: the defaults, with this folder as the project (where the host
+    /// configurations and `toolgate.lock` are looked for, and what `include` is matched
+    /// against), as `toolgate lint` run in it would have them.
+    Defaults(PathBuf),
+}
+
+impl Origin {
+    /// The folder paths are matched against.
+    pub fn base(&self) -> PathBuf {
+        match self {
+            Origin::File(f) => f.parent().map(Path::to_path_buf).unwrap_or_default(),
+            Origin::Defaults(base) => base.clone(),
+        }
+    }
+}
+
+/// Loads the configuration a document has and its servers.
+pub fn load(origin: &Origin, host: Host, overlay: Overlay<'_>) -> Result<Env, String> {
+    let config = match origin {
+        Origin::File(p) => match overlay(p) {
             Some(text) => Config::parse(p, &text)?,
             None => Config::load(p)?,
         },
-        None => Config::defaults(PathBuf::from(".")),
+        Origin::Defaults(base) => Config::defaults(base.clone()),
     };
     let found = discover(&config)?;
     let mut found = found.into_iter();

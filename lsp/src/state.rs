@@ -11,7 +11,7 @@ use toolgate_lint::config::{self, Config};
 use toolgate_lint::walk;
 
 use crate::diagnostics::{self, Text};
-use crate::env::{self, Env, Host};
+use crate::env::{self, Env, Host, Origin};
 use crate::text::{Encoding, Lines};
 
 /// What a document is to the server.
@@ -46,8 +46,7 @@ pub struct Doc {
     pub on_disk: Option<String>,
 }
 
-/// The configuration of a file: its toolgate.toml (`None`: the defaults) and what loading it
-/// gave.
+/// The configuration of a file (its toolgate.toml, or the defaults) and what loading it gave.
 type Loaded = Result<Rc<Env>, String>;
 
 /// Documents, configurations and servers.
@@ -62,7 +61,7 @@ pub struct State {
     /// Open documents by URI.
     pub docs: HashMap<Uri, Doc>,
     by_path: HashMap<PathBuf, Uri>,
-    envs: HashMap<Option<PathBuf>, Loaded>,
+    envs: HashMap<Origin, Loaded>,
     /// Configuration errors already shown with `window/showMessage`.
     pub shown: HashSet<String>,
 }
@@ -140,32 +139,47 @@ impl State {
         if let Some(dir) = catalog_dir_of(path) {
             return Kind::Catalog(dir);
         }
-        let file = config::find(path);
-        match self.env(file.as_deref()) {
+        let origin = self.origin_of(path);
+        match self.env(&origin) {
             Ok(env) if lints(&env.config, path) => Kind::Lint,
-            Err(_) if lints(&Config::defaults(PathBuf::from(".")), path) => Kind::Lint,
+            Err(_) if lints(&Config::defaults(origin.base()), path) => Kind::Lint,
             _ => Kind::Other,
         }
     }
 
-    /// The configuration at `file`, loaded once (until it or a catalog it reads changes).
-    pub fn env(&mut self, file: Option<&Path>) -> Loaded {
-        let key = file.map(Path::to_path_buf);
-        if let Some(hit) = self.envs.get(&key) {
+    /// Where the configuration of the document at `path` (absolute) comes from: the nearest
+    /// toolgate.toml above it; with none, the defaults for the workspace root when the
+    /// document is inside it, else for the repository around it (its nearest folder with a
+    /// `.git`), never for the folder the server was started in.
+    pub fn origin_of(&self, path: &Path) -> Origin {
+        if let Some(file) = config::find(path) {
+            return Origin::File(file);
+        }
+        match &self.root {
+            Some(root) if path.starts_with(root) => Origin::Defaults(root.clone()),
+            _ => Origin::Defaults(toolgate_lint::hosts::project_root(
+                path.parent().unwrap_or(path),
+            )),
+        }
+    }
+
+    /// A configuration, loaded once (until it or a catalog it reads changes).
+    pub fn env(&mut self, origin: &Origin) -> Loaded {
+        if let Some(hit) = self.envs.get(origin) {
             return hit.clone();
         }
         let loaded = {
             let overlay = |p: &Path| self.buffer(p);
-            env::load(file, self.host, &overlay).map(Rc::new)
+            env::load(origin, self.host, &overlay).map(Rc::new)
         };
-        self.envs.insert(key, loaded.clone());
+        self.envs.insert(origin.clone(), loaded.clone());
         loaded
     }
 
     /// The configuration of the document at `path`.
     pub fn env_of(&mut self, path: &Path) -> Loaded {
-        let file = config::find(path);
-        self.env(file.as_deref())
+        let origin = self.origin_of(path);
+        self.env(&origin)
     }
 
     /// Forgets the configurations a change of the document `uri` may change (it is a
@@ -340,7 +354,7 @@ impl State {
     }
 
     fn config_diagnostics(&mut self, uri: &Uri, path: &Path) -> (Vec<Diagnostic>, Option<String>) {
-        let loaded = self.env(Some(path));
+        let loaded = self.env(&Origin::File(path.to_path_buf()));
         let Some(doc) = self.docs.get(uri) else {
             return (Vec::new(), None);
         };
