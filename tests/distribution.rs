@@ -1,7 +1,8 @@
 //! The ways to install toolgate without a Rust toolchain, each end to end from the binary CI
 //! builds for them: the release archive with `scripts/install.sh`, the npm launcher and
-//! platform package, the PyPI wheel (maturin) and its sdist, the pre-commit hook template,
-//! the GitHub Action's shell steps; and that binary's size bound.
+//! platform package (and all seven, as the release makes them from its archives), the PyPI
+//! wheel (maturin) and its sdist, the pre-commit hook template, the GitHub Action's shell
+//! steps, the release workflow's coverage of the targets; and that binary's size bound.
 //!
 //! `.ci/run` builds the binary once (`cargo build --profile ci-release`), names it in
 //! `TOOLGATE_DIST_BINARY`, installs maturin and pre-commit (tests/distribution/requirements.txt)
