@@ -192,15 +192,10 @@ fn every_channel_carries_cargo_tomls_version() {
     )
     .expect("JSON");
     assert_eq!(launcher["version"], version);
-    let platforms: serde_json::Value = serde_json::from_str(
-        &fs::read_to_string(repo_root().join("npm/toolgate/platforms.json")).expect("platforms"),
-    )
-    .expect("JSON");
+    let platforms = npm_platforms();
     let packages: Vec<&str> = platforms
-        .as_object()
-        .expect("an object")
-        .values()
-        .map(|p| p["package"].as_str().expect("a package name"))
+        .iter()
+        .map(|(_, p)| p["package"].as_str().expect("a package name"))
         .collect();
     let optional = launcher["optionalDependencies"]
         .as_object()
