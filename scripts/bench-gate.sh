@@ -11,5 +11,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TOOLGATE_PYTHON="${TOOLGATE_PYTHON:-$PWD/target/e2e/venv/bin/python}"
-echo "machine: $(nproc) cores, $(rustc --version)"
-timeout 1200 cargo test --release --test serve_gate gate_overhead -- --ignored --nocapture --test-threads=1
+PROFILE=${PROFILE:-release}
+echo "machine: $(nproc) cores, $(rustc --version); profile: $PROFILE"
+timeout 1200 cargo test --profile "$PROFILE" --test serve_gate gate_overhead -- --ignored --nocapture --test-threads=1

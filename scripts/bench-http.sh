@@ -13,7 +13,8 @@
 # answer the same call (`task_note`, tests/bench-http/tools_call.lua) with the arguments they
 # validated. Loopback only; every step bounded in time. Not run in CI.
 #
-# Usage: scripts/bench-http.sh [TOOLGATE_BINARY]   (default: a release build of this checkout)
+# Usage: scripts/bench-http.sh [TOOLGATE_BINARY]   (default: a build of this checkout with
+#        PROFILE, `release` unless set; PROFILE=dist for the shipped binary)
 #   BENCH_SECONDS=N     seconds per measurement (default 10)
 #   BENCH_SERVERS="toolgate ts-sdk python-sdk"   which servers (default all three)
 #   BENCH_CONNECTIONS="1 16 64"
@@ -38,9 +39,11 @@ fi
 if [ -n "${1:-}" ]; then
     bin="$1"
 else
-    timeout 1800 cargo build --release --quiet -p toolgate
-    bin="$target/release/toolgate"
+    profile="${PROFILE:-release}"
+    timeout 1800 cargo build --profile "$profile" --quiet -p toolgate
+    bin="$target/$profile/toolgate"
 fi
+echo "toolgate binary: $bin (PROFILE=${PROFILE:-release}; the profile is its folder's name)"
 
 if ! command -v wrk >/dev/null; then
     timeout 300 apt-get update -qq

@@ -9,6 +9,7 @@
 #   scripts/bench-lint.sh            # corpus in target/bench-corpus, 5 runs each
 #   RUNS=3 FILES=13000 scripts/bench-lint.sh
 #   BASELINE=0 scripts/bench-lint.sh # skip the (slow) baseline
+#   PROFILE=dist scripts/bench-lint.sh # the shipped profile (default: release, no LTO)
 #
 # Each corpus file is one fixture case (front matter and body), padded to at least 8 KB: a
 # clean case with copies of its own body (dense in valid calls), a drift case with code
@@ -26,8 +27,10 @@ PATTERN='[A-Za-z_][A-Za-z0-9_-]* ?\([A-Za-z_][A-Za-z0-9_]* *='
 if ! command -v rg >/dev/null; then
   apt-get install -y ripgrep >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y ripgrep >/dev/null; }
 fi
-cargo build --release --quiet
-BIN="$TARGET/release/toolgate"
+PROFILE=${PROFILE:-release}
+cargo build --profile "$PROFILE" --quiet -p toolgate
+BIN="$TARGET/$PROFILE/toolgate"
+echo "profile: $PROFILE ($BIN)"
 
 if [ ! -f "$CORPUS/.complete-v2-$FILES" ]; then
   rm -rf "$CORPUS"

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The shipped binary's size against its budget, and how long it takes to build:
-#   scripts/bench-size.sh [--profile release] [--budget-mib 30] [--clean]
+#   scripts/bench-size.sh [--profile dist] [--budget-mib 30] [--clean]
 # builds `toolgate` with the profile (--clean: from scratch, removing target/PROFILE first,
 # so the time is a full build's), prints its size and the build's wall time, and exits 1
-# when the binary is over the budget. The shipped profile is `release` (with LTO); CI's test
-# holds the `ci-release` build (no LTO, larger) to a looser bound (tests/distribution.rs).
+# when the binary is over the budget. The shipped profile is `dist` (fat LTO, what cargo-dist,
+# maturin and the npm packages build); `release` is the fast optimised build without LTO
+# (larger). CI's test holds the `ci-release` build (no LTO, larger) to a looser bound
+# (tests/distribution.rs).
 # Numbers: docs/benchmarks.md, "Binary size".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-profile=release budget_mib=30 clean=""
+profile=dist budget_mib=30 clean=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --profile) profile="$2"; shift 2 ;;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the release archive of this machine's target with cargo-dist, offline, as the
 # release workflow does for every target (dist-workspace.toml): target/distrib/
-# toolgate-TARGET.tar.xz, its .sha256 and the shell installer. Uses [profile.dist] (the
-# release profile). Not run by .ci/run: dist is compiled from crates.io
+# toolgate-TARGET.tar.xz, its .sha256 and the shell installer. Uses [profile.dist] (fat
+# LTO, one codegen unit, stripped: what every channel ships). Not run by .ci/run: dist is compiled from crates.io
 # (`cargo install --locked cargo-dist@VERSION`, the version dist-workspace.toml pins) and
 # the LTO build takes minutes. Extra arguments go to `dist build`.
 set -euo pipefail
