@@ -13,6 +13,7 @@ use toolgate_lint::hosts::{self, Discovery, HostServer, Transport};
 use toolgate_lint::lock::{self, Lock, LockedServer, Reached};
 use toolgate_lint::lock_report::{self, Report};
 use toolgate_serve::client::{self, Capture, ServerCommand};
+use toolgate_serve::client_http::{HttpKind, HttpServer};
 
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, print_stdout};
 
@@ -67,8 +68,8 @@ fn parse_env(s: &str) -> Result<(String, String), String> {
 enum Target {
     /// A command over stdio, run in a folder.
     Stdio(ServerCommand, Option<PathBuf>),
-    /// A Streamable HTTP URL and its headers.
-    Http(String, Vec<(String, String)>),
+    /// A Streamable HTTP or SSE URL and its headers.
+    Http(HttpServer),
 }
 
 /// A server ready to start.
@@ -156,8 +157,16 @@ fn capture_lock(
             }
             Err(e) => {
                 failed = true;
+                let hint = if e.refused {
+                    format!(
+                        "\n  a server behind OAuth cannot be captured unattended: give it a captured surface instead, `[servers.{}] tools_list = \"FILE\"` in toolgate.toml (FILE: its tools/list result)",
+                        p.id
+                    )
+                } else {
+                    String::new()
+                };
                 eprintln!(
-                    "error: server `{}` ({}): {}",
+                    "error: server `{}` ({}): {}{hint}",
                     p.id,
                     s.first().map(ToString::to_string).unwrap_or_default(),
                     redact(&e, &p.secrets)
@@ -387,31 +396,31 @@ fn prepare(
         errors: Vec::new(),
         secrets: Vec::new(),
     };
-    let place = &s.declared[0];
-    match s.launch.transport {
-        Transport::Sse => Err(format!(
-            "{}: {}: an `sse` server: toolgate captures stdio and Streamable HTTP servers; give it a captured surface in toolgate.toml (`[servers.{}] tools_list = \"...\"`)",
-            place.file, place.key, s.id
-        )),
-        Transport::Http => {
-            let written = s.launch.url.clone().unwrap_or_default();
-            let url = x.expand(&written, "url");
-            let headers = s
-                .launch
-                .headers
-                .iter()
-                .map(|(k, v)| (k.clone(), x.expand(v, &format!("headers.{k}"))))
-                .collect();
-            let names = s.launch.headers.iter().map(|(k, _)| k.clone()).collect();
-            let reached = Reached::Http {
-                transport: "http".into(),
-                url: written,
-                headers: names,
-            };
-            x.finish(&s.id, Target::Http(url, headers), reached)
+    let kind = match s.launch.transport {
+        Transport::Stdio => return prepare_stdio(s, root, x),
+        Transport::Http => HttpKind::Streamable,
+        Transport::Sse => HttpKind::Sse,
+    };
+    let written = s.launch.url.clone().unwrap_or_default();
+    let url = x.expand(&written, "url");
+    let headers = s
+        .launch
+        .headers
+        .iter()
+        .map(|(k, v)| (k.clone(), x.expand(v, &format!("headers.{k}"))))
+        .collect();
+    let names = s.launch.headers.iter().map(|(k, _)| k.clone()).collect();
+    let reached = Reached::Http {
+        transport: match kind {
+            HttpKind::Streamable => "http",
+            HttpKind::Sse => "sse",
         }
-        Transport::Stdio => prepare_stdio(s, root, x),
-    }
+        .into(),
+        url: written,
+        headers: names,
+    };
+    let server = HttpServer { url, kind, headers };
+    x.finish(&s.id, Target::Http(server), reached)
 }
 
 fn prepare_stdio(s: &HostServer, root: &Path, mut x: Expander<'_>) -> Result<Prepared, String> {
@@ -527,9 +536,9 @@ fn capture_all<'p>(
                         Target::Stdio(command, cwd) => {
                             client::capture(command, cwd.as_deref(), timeout)
                         }
-                        Target::Http(url, headers) => toolgate_serve::client_http::capture_http(
-                            url, headers, ca_cert, timeout,
-                        ),
+                        Target::Http(server) => {
+                            toolgate_serve::client_http::capture_http(server, ca_cert, timeout)
+                        }
                     }),
                 )
             })
@@ -537,11 +546,11 @@ fn capture_all<'p>(
         handles
             .into_iter()
             .map(|(p, h)| {
+                // A last defence: a panic in capture is a bug, reported as this server's error.
                 let r = h.join().unwrap_or_else(|_| {
-                    Err(client::ClientError {
-                        message: "the capture thread panicked".into(),
-                        stderr: String::new(),
-                    })
+                    Err(client::ClientError::new(
+                        "the capture thread panicked (a bug in toolgate: please report it)",
+                    ))
                 });
                 (p, r)
             })
