@@ -189,7 +189,8 @@ async fn run(client: reqwest::Client, server: &HttpServer) -> Result<Capture, Fa
     let shared = Arc::new(shared);
     let reading = reader.map(|events| {
         let shared = shared.clone();
-        tokio::spawn(async move { shared.read_events(events, None, "GET").await })
+        let what = format!("GET {url}");
+        tokio::spawn(async move { shared.read_events(events, None, &what).await })
     });
     let _abort = reading.map(AbortOnDrop);
     let transport = HttpTransport {
@@ -328,7 +329,7 @@ impl Shared {
         if status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN {
             return Err(Failure {
                 message: format!(
-                    "HTTP {status} from {what}: the server refused the request (headers sent from the configuration: {})",
+                    "HTTP {status} from {what}: the server refused the request (headers sent: {})",
                     self.header_names
                 ),
                 refused: true,
