@@ -513,3 +513,304 @@ fn import_from_a_url_writes_the_catalog() {
     assert!(!err.contains("panicked") && !err.contains(TOKEN), "{err}");
     assert!(!dir.join("schema/refused").exists());
 }
+
+// ---------------------------------------------------------------------------------------
+// Live servers.
+
+/// A server process, killed when dropped.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// Waits until something accepts connections on `port` (the server's own announcement
+/// differs from one server to the next).
+fn wait_for_port(port: u16, who: &mut Running) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    while Instant::now() < deadline {
+        if TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
+            return;
+        }
+        if let Ok(Some(status)) = who.0.try_wait() {
+            panic!("the server on port {port} exited: {status}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("nothing listens on port {port} after 60 s");
+}
+
+/// The npm packages' `node_modules`; `None` (after the skip message) without them.
+fn node_modules() -> Option<PathBuf> {
+    let dir = std::env::var_os("TOOLGATE_LOCK_NPM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| common::repo_root().join("target/e2e/lock-npm"))
+        .join("node_modules");
+    let node = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let all = ["@modelcontextprotocol/server-everything", "@playwright/mcp"]
+        .iter()
+        .all(|p| dir.join(p).join("package.json").is_file());
+    if node && all {
+        Some(dir)
+    } else {
+        skip(
+            "node or the npm packages of tests/lock/package.json are missing (npm ci --ignore-scripts them under target/e2e/lock-npm)",
+        );
+        None
+    }
+}
+
+fn node(script: &Path, args: &[&str], port: u16) -> Running {
+    let child = Command::new("node")
+        .arg(script)
+        .args(args)
+        .env("PORT", port.to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("node starts");
+    Running(child)
+}
+
+/// tests/lock/secure_server.py on `port` (a free one when `None`), its certificates in
+/// `certs`; the process and its port.
+fn secure_server(python: &Path, certs: &Path, port: Option<u16>, toolset: &str) -> (Running, u16) {
+    let mut cmd = Command::new(python);
+    cmd.arg(common::repo_root().join("tests/lock/secure_server.py"))
+        .arg(certs)
+        .env("SECURE_TOKEN", TOKEN)
+        .env("SECURE_TOOLSET", toolset)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    if let Some(p) = port {
+        cmd.arg(p.to_string());
+    }
+    let mut child = cmd.spawn().expect("python starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port = line
+        .strip_prefix("port ")
+        .and_then(|p| p.trim().parse().ok())
+        .unwrap_or_else(|| panic!("secure_server.py said {line:?}"));
+    (Running(child), port)
+}
+
+const AGENTS: &str = "# Records
+
+Look a record up with `mcp_records_lookup(query=\"invoices\", limit=5)`, then archive it
+with `mcp_records_archive(record_id=\"r-1\")`.
+
+An old page wrote `mcp_records_lookup(q=\"invoices\")`.
+
+Echo over Streamable HTTP: `mcp_evhttp_echo(message=\"hi\")`; over SSE:
+`mcp_evsse_echo(text=\"hi\")`.
+
+Open the page with `mcp_pw_browser_navigate(url=\"https://example.com\")`.
+";
+
+/// The adoption path over HTTP: four servers over Streamable HTTP (two on npm, one https
+/// with a bearer token from a VS Code input), and legacy SSE; locked, linted with no
+/// toolgate.toml, checked; then one server's tools change and the check names what breaks.
+#[test]
+fn lock_lint_and_check_over_every_http_transport() {
+    let Some(nm) = node_modules() else { return };
+    let Some(python) = python_importing("uvicorn, cryptography, mcp.server.mcpserver") else {
+        skip(
+            "the MCP Python SDK with uvicorn and cryptography is not installed for TOOLGATE_PYTHON or python3",
+        );
+        return;
+    };
+    let certs = common::scratch("lock-live-certs");
+    let (mut records, records_port) = secure_server(&python, &certs, None, "full");
+    let server_everything = nm.join("@modelcontextprotocol/server-everything/dist/index.js");
+    let (pw_port, evh_port, evs_port) = (free_port(), free_port(), free_port());
+    let pw_port_text = pw_port.to_string();
+    let mut pw = node(
+        &nm.join("@playwright/mcp/cli.js"),
+        &["--headless", "--port", &pw_port_text],
+        pw_port,
+    );
+    let mut evh = node(&server_everything, &["streamableHttp"], evh_port);
+    let mut evs = node(&server_everything, &["sse"], evs_port);
+    for (port, who) in [
+        (pw_port, &mut pw),
+        (evh_port, &mut evh),
+        (evs_port, &mut evs),
+        (records_port, &mut records),
+    ] {
+        wait_for_port(port, who);
+    }
+    let config = format!(
+        r#"{{
+  // The token is asked for once and kept in VS Code's secret storage.
+  "inputs": [{{"type": "promptString", "id": "records-token", "description": "Records API token", "password": true}}],
+  "servers": {{
+    "records": {{"type": "http", "url": "https://localhost:{records_port}/mcp", "headers": {{"Authorization": "Bearer ${{input:records-token}}"}}}},
+    "evhttp": {{"type": "http", "url": "http://127.0.0.1:{evh_port}/mcp"}},
+    "evsse": {{"type": "sse", "url": "http://127.0.0.1:{evs_port}/sse"}},
+    "pw": {{"type": "http", "url": "http://localhost:{pw_port}/mcp"}},
+  }},
+}}"#
+    );
+    let dir = repo_with("lock-live-http", &config);
+    std::fs::write(dir.join("AGENTS.md"), AGENTS).unwrap();
+    let ca = certs.join("ca.pem");
+    let ca = ca.to_str().unwrap();
+    let input = format!("records-token={TOKEN}");
+    let lock_args = ["lock", "--env", &input, "--ca-cert", ca, "--timeout", "60"];
+    let o = toolgate_in(&dir, &lock_args);
+    assert_eq!(code(&o), 0, "{}", everything(&o));
+    let mut outputs = everything(&o);
+    let text = std::fs::read_to_string(dir.join("toolgate.lock")).unwrap();
+    let lock: Value = serde_json::from_str(&text).unwrap();
+    let servers = lock["servers"].as_object().unwrap();
+    assert_eq!(
+        servers.keys().collect::<Vec<_>>(),
+        ["evhttp", "evsse", "pw", "records"]
+    );
+    let names = |id: &str| -> Vec<String> {
+        servers[id]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(names("evhttp").contains(&"echo".to_string()), "{text}");
+    assert_eq!(names("evsse"), names("evhttp"));
+    assert!(
+        names("pw").contains(&"browser_navigate".to_string()),
+        "{text}"
+    );
+    assert_eq!(names("records"), ["lookup", "archive"]);
+    assert_eq!(servers["evsse"]["reached"]["transport"], "sse");
+    assert_eq!(
+        servers["records"]["reached"],
+        json!({"transport": "http", "url": format!("https://localhost:{records_port}/mcp"), "headers": ["Authorization"]})
+    );
+    for id in ["evhttp", "evsse", "pw", "records"] {
+        assert!(servers[id]["protocol_version"].is_string(), "{id}: {text}");
+    }
+    // Without the certificate authority, https is refused; without the token, 401.
+    let o = toolgate_in(
+        &dir,
+        &["lock", "--check", "--env", &input, "--timeout", "60"],
+    );
+    assert_eq!(code(&o), 2, "{}", everything(&o));
+    assert!(
+        common::stderr(&o).contains(
+            "error: server `records` (.vscode/mcp.json: servers.records): POST https://localhost"
+        ),
+        "{}",
+        everything(&o)
+    );
+    assert!(
+        common::stderr(&o).contains("invalid peer certificate: UnknownIssuer"),
+        "{}",
+        everything(&o)
+    );
+    outputs.push_str(&everything(&o));
+    let o = toolgate_in(
+        &dir,
+        &[
+            "lock",
+            "--check",
+            "--env",
+            "records-token=wrong",
+            "--ca-cert",
+            ca,
+        ],
+    );
+    assert_eq!(code(&o), 2, "{}", everything(&o));
+    assert!(
+        common::stderr(&o).contains("HTTP 401 Unauthorized from POST"),
+        "{}",
+        everything(&o)
+    );
+
+    // The lint, with no toolgate.toml: calls checked against the locked surfaces.
+    let o = toolgate_in(&dir, &["lint", "--format", "concise"]);
+    assert_eq!(code(&o), 1, "{}", everything(&o));
+    let out = common::stdout(&o);
+    let findings: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("AGENTS.md:"))
+        .collect();
+    assert_eq!(findings.len(), 2, "{out}");
+    assert!(
+        findings[0].starts_with("AGENTS.md:6:") && findings[0].contains("unknown-field"),
+        "{out}"
+    );
+    assert!(
+        findings[1].starts_with("AGENTS.md:9:") && findings[1].contains("unknown-field"),
+        "{out}"
+    );
+    outputs.push_str(&everything(&o));
+
+    let check = [
+        "lock",
+        "--check",
+        "--env",
+        &input,
+        "--ca-cert",
+        ca,
+        "--timeout",
+        "60",
+    ];
+    let o = toolgate_in(&dir, &check);
+    assert_eq!(code(&o), 0, "{}", everything(&o));
+    assert!(
+        common::stderr(&o).contains("every server is as locked"),
+        "{}",
+        everything(&o)
+    );
+    outputs.push_str(&everything(&o));
+
+    // The records server loses `archive`: the check names the tool and the line it breaks.
+    drop(records);
+    let (mut records, _) = secure_server(&python, &certs, Some(records_port), "smaller");
+    wait_for_port(records_port, &mut records);
+    let o = toolgate_in(&dir, &check);
+    assert_eq!(code(&o), 1, "{}", everything(&o));
+    let out = common::stdout(&o);
+    assert!(
+        out.contains("server `records` (changed): bump major"),
+        "{out}"
+    );
+    assert!(
+        out.contains("tool-removed") && out.contains("archive"),
+        "{out}"
+    );
+    assert!(out.contains("breaks AGENTS.md:4:"), "{out}");
+    assert!(
+        !out.contains("server `evhttp`") && !out.contains("server `pw`"),
+        "{out}"
+    );
+    outputs.push_str(&everything(&o));
+
+    // The token is in no file toolgate wrote and in none of its output.
+    assert!(!outputs.contains(TOKEN), "{outputs}");
+    assert!(!all_text(&dir).contains(TOKEN));
+    assert!(
+        text.contains("${input:records-token}") || !text.contains("Bearer"),
+        "{text}"
+    );
+}
