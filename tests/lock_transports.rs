@@ -806,6 +806,68 @@ fn lock_lint_and_check_over_every_http_transport() {
     );
     outputs.push_str(&everything(&o));
 
+    // --update writes the new surface; then every server is as locked again.
+    let update = [
+        "lock",
+        "--update",
+        "records",
+        "--env",
+        &input,
+        "--ca-cert",
+        ca,
+    ];
+    let o = toolgate_in(&dir, &update);
+    assert_eq!(code(&o), 0, "{}", everything(&o));
+    outputs.push_str(&everything(&o));
+    let o = toolgate_in(&dir, &check);
+    assert_eq!(code(&o), 0, "{}", everything(&o));
+    outputs.push_str(&everything(&o));
+    let lock: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("toolgate.lock")).unwrap()).unwrap();
+    assert_eq!(
+        lock["servers"]["records"]["tools"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+
+    // import --url reads the same servers with the same client: legacy SSE, and https with
+    // the token and the certificate authority.
+    let sse = format!("http://127.0.0.1:{evs_port}/sse");
+    let o = toolgate_in(
+        &dir,
+        &[
+            "import",
+            "--url",
+            &sse,
+            "--sse",
+            "--out",
+            "schema/everything",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", everything(&o));
+    assert!(dir.join("schema/everything/tools/echo.json").is_file());
+    let https = format!("https://localhost:{records_port}/mcp");
+    let header = format!("Authorization=Bearer {TOKEN}");
+    let o = toolgate_in(
+        &dir,
+        &[
+            "import",
+            "--url",
+            &https,
+            "--header",
+            &header,
+            "--ca-cert",
+            ca,
+            "--out",
+            "schema/records",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", everything(&o));
+    assert!(dir.join("schema/records/tools/lookup.json").is_file());
+    outputs.push_str(&everything(&o));
+
     // The token is in no file toolgate wrote and in none of its output.
     assert!(!outputs.contains(TOKEN), "{outputs}");
     assert!(!all_text(&dir).contains(TOKEN));
