@@ -265,6 +265,13 @@ fn every_http_failure_is_a_located_error_and_nothing_is_written() {
             Duration::from_millis(100),
         )
     });
+    // A JSON answer shorter than its Content-Length: the connection closes mid-body.
+    let (cut, _) = server(|_, _| {
+        Answer::Bytes(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":0,"
+                .to_vec(),
+        )
+    });
     // Legacy SSE: the endpoint event, the POST accepted, then the stream closes.
     let (sse_broken, _) = server(|r, _| match r.method.as_str() {
         "GET" => event_stream(
@@ -288,6 +295,7 @@ fn every_http_failure_is_a_located_error_and_nothing_is_written() {
             "silent": {{"type": "http", "url": "http://127.0.0.1:{silent}/mcp"}},
             "broken": {{"type": "http", "url": "http://127.0.0.1:{broken}/mcp"}},
             "sse-broken": {{"type": "sse", "url": "http://127.0.0.1:{sse_broken}/sse"}},
+            "cut": {{"type": "http", "url": "http://127.0.0.1:{cut}/mcp"}},
             "redirects": {{"type": "http", "url": "http://127.0.0.1:{redirects}/mcp", "headers": {{"Authorization": "Bearer ${{input:token}}"}}}},
             "good": {{"type": "http", "url": "http://127.0.0.1:{good}/mcp"}}
         }}}}"#
