@@ -155,8 +155,12 @@ fn capture_lock(
                 new.servers
                     .insert(p.id.clone(), locked(s, p.reached.clone(), c));
             }
-            Err(e) => {
+            Err(mut e) => {
                 failed = true;
+                // The URL as written, not expanded: an input in it is a secret.
+                if let (Target::Http(server), Reached::Http { url, .. }) = (&p.target, &p.reached) {
+                    e.message = e.message.replace(&server.url, url);
+                }
                 let hint = if e.refused {
                     format!(
                         "\n  a server behind OAuth cannot be captured unattended: give it a captured surface instead, `[servers.{}] tools_list = \"FILE\"` in toolgate.toml (FILE: its tools/list result)",
