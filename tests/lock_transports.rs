@@ -296,6 +296,7 @@ fn every_http_failure_is_a_located_error_and_nothing_is_written() {
             "broken": {{"type": "http", "url": "http://127.0.0.1:{broken}/mcp"}},
             "sse-broken": {{"type": "sse", "url": "http://127.0.0.1:{sse_broken}/sse"}},
             "cut": {{"type": "http", "url": "http://127.0.0.1:{cut}/mcp"}},
+            "sse-refused": {{"type": "sse", "url": "http://127.0.0.1:{unauthorized}/sse?key=${{input:token}}"}},
             "redirects": {{"type": "http", "url": "http://127.0.0.1:{redirects}/mcp", "headers": {{"Authorization": "Bearer ${{input:token}}"}}}},
             "good": {{"type": "http", "url": "http://127.0.0.1:{good}/mcp"}}
         }}}}"#
@@ -380,10 +381,11 @@ fn every_http_failure_is_a_located_error_and_nothing_is_written() {
     assert!(!dir.join("toolgate.lock").exists());
     // The header went to the server it was written for, and to no other origin.
     let sent = seen_401.lock().unwrap().clone();
-    assert_eq!(
-        sent[0].header("authorization"),
-        Some(format!("Bearer {TOKEN}").as_str())
-    );
+    let bearer = format!("Bearer {TOKEN}");
+    let post = sent.iter().find(|r| r.method == "POST").expect("the POST");
+    assert_eq!(post.header("authorization"), Some(bearer.as_str()));
+    let get = sent.iter().find(|r| r.method == "GET").expect("the GET");
+    assert_eq!(get.header("authorization"), None);
     assert!(
         seen_elsewhere.lock().unwrap().is_empty(),
         "the redirect was followed"
