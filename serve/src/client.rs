@@ -13,8 +13,9 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use rmcp::ServiceExt;
 use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, PaginatedRequestParams};
+use rmcp::transport::IntoTransport;
+use rmcp::{RoleClient, ServiceExt};
 use tokio::io::{AsyncRead, AsyncReadExt, ReadBuf};
 use toolgate_runtime::json::Value;
 
@@ -44,6 +45,20 @@ pub struct ClientError {
     pub message: String,
     /// The last lines the server wrote to stderr (may be empty).
     pub stderr: String,
+    /// The server refused the request (HTTP 401 or 403): the caller may say what to do
+    /// about a server behind OAuth.
+    pub refused: bool,
+}
+
+impl ClientError {
+    /// A failure with nothing more to show than its message.
+    pub fn new(message: impl Into<String>) -> ClientError {
+        ClientError {
+            message: message.into(),
+            stderr: String::new(),
+            refused: false,
+        }
+    }
 }
 
 impl std::fmt::Display for ClientError {
@@ -91,10 +106,7 @@ pub fn capture(
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| ClientError {
-            message: format!("cannot start an async runtime: {e}"),
-            stderr: String::new(),
-        })?;
+        .map_err(|e| ClientError::new(format!("cannot start an async runtime: {e}")))?;
     let stderr = Arc::new(Mutex::new(Vec::new()));
     let result = runtime.block_on(async {
         match tokio::time::timeout(timeout, run(command, cwd, stderr.clone())).await {
@@ -110,10 +122,11 @@ pub fn capture(
     result.map_err(|message| ClientError {
         message,
         stderr: String::from_utf8_lossy(&lock(&stderr)).into_owned(),
+        refused: false,
     })
 }
 
-fn lock(buf: &Mutex<Vec<u8>>) -> std::sync::MutexGuard<'_, Vec<u8>> {
+pub(crate) fn lock<T>(buf: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     buf.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -155,11 +168,12 @@ async fn run(
         inner: stdout,
         log: raw.clone(),
     };
-    match session(tee, stdin).await {
+    match session((tee, stdin), "toolgate-import").await {
         Ok((counts, mut capture)) => {
             let _ = child.kill().await;
             let bytes = std::mem::take(&mut *lock(&raw));
-            capture.tools = raw_tools(&bytes, &counts)?;
+            let lines = bytes.split(|b| *b == b'\n');
+            capture.tools = raw_tools(lines, &counts)?;
             Ok(capture)
         }
         Err(message) => {
@@ -175,18 +189,23 @@ async fn run(
     }
 }
 
-/// Initializes, lists every page, closes; the number of tools rmcp read on each page, and
-/// the server's `serverInfo` and protocol version (its tools left empty).
-async fn session(
-    tee: Tee<tokio::process::ChildStdout>,
-    stdin: tokio::process::ChildStdin,
-) -> Result<(Vec<usize>, Capture), String> {
+/// Initializes over `transport` (as the client `name`), lists every page, closes; the
+/// number of tools rmcp read on each page, and the server's `serverInfo` and protocol
+/// version (its tools left empty). Every transport's capture runs this one session.
+pub(crate) async fn session<T, E, A>(
+    transport: T,
+    name: &str,
+) -> Result<(Vec<usize>, Capture), String>
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
     let info = ClientConfig::new(
         ClientCapabilities::default(),
-        Implementation::new("toolgate-import", env!("CARGO_PKG_VERSION")),
+        Implementation::new(name, env!("CARGO_PKG_VERSION")),
     );
     let client = info
-        .serve((tee, stdin))
+        .serve(transport)
         .await
         .map_err(|e| format!("initialize failed: {}", short(&e.to_string())))?;
     let info = client.peer().peer_info();
@@ -244,26 +263,36 @@ fn short(message: &str) -> String {
     }
 }
 
-/// The tools of the `tools/list` responses in the server's output, page by page, checked
-/// against what rmcp counted.
-fn raw_tools(output: &[u8], counts: &[usize]) -> Result<Vec<Value>, String> {
+/// The tools of the `tools/list` responses among the messages the server sent (each a
+/// JSON-RPC message or a batch of them), page by page, checked against what rmcp counted.
+pub(crate) fn raw_tools<'a>(
+    messages: impl IntoIterator<Item = &'a [u8]>,
+    counts: &[usize],
+) -> Result<Vec<Value>, String> {
     let mut pages: Vec<Vec<Value>> = Vec::new();
-    for line in output.split(|b| *b == b'\n') {
+    for line in messages {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        // rmcp read every line it acted on; one we cannot read is not a tools/list answer.
-        let Ok(Value::Object(message)) = serde_json::from_slice::<Value>(line) else {
-            continue;
+        // rmcp read every message it acted on; one we cannot read is not a tools/list answer.
+        let batch = match serde_json::from_slice::<Value>(line) {
+            Ok(Value::Array(batch)) => batch,
+            Ok(message) => vec![message],
+            Err(_) => continue,
         };
-        if !message.contains_key("id") {
-            continue;
-        }
-        if let Some(Value::Object(result)) = message.get("result")
-            && let Some(Value::Array(tools)) = result.get("tools")
-        {
-            pages.push(tools.clone());
+        for message in batch {
+            let Value::Object(message) = message else {
+                continue;
+            };
+            if !message.contains_key("id") {
+                continue;
+            }
+            if let Some(Value::Object(result)) = message.get("result")
+                && let Some(Value::Array(tools)) = result.get("tools")
+            {
+                pages.push(tools.clone());
+            }
         }
     }
     let raw: Vec<usize> = pages.iter().map(Vec::len).collect();
@@ -314,7 +343,8 @@ mod tests {
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[{\"name\":\"b\",\"inputSchema\":{}}],\"nextCursor\":\"2\"}}\r\n",
             "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"tools\":[{\"inputSchema\":{},\"name\":\"a\"}]}}\n",
         );
-        let tools = raw_tools(out.as_bytes(), &[1, 1]).unwrap();
+        let lines = || out.as_bytes().split(|b| *b == b'\n');
+        let tools = raw_tools(lines(), &[1, 1]).unwrap();
         let text: Vec<String> = tools.iter().map(Value::to_string).collect();
         assert_eq!(
             text,
@@ -323,7 +353,7 @@ mod tests {
                 r#"{"inputSchema":{},"name":"a"}"#
             ]
         );
-        let e = raw_tools(out.as_bytes(), &[1]).unwrap_err();
+        let e = raw_tools(lines(), &[1]).unwrap_err();
         assert!(e.contains("do not match"), "{e}");
     }
 

@@ -1,20 +1,41 @@
-//! The MCP client over Streamable HTTP, for `toolgate lock` and the gate's `--upstream-url`:
-//! rmcp's client transport over reqwest, https through rustls (the `ring` provider) with the
-//! system's roots ([`rustls-platform-verifier`], what reqwest uses) and any extra PEM roots.
+//! The MCP client over HTTP, for `toolgate lock` and `toolgate import --url`: Streamable HTTP
+//! and the legacy HTTP+SSE transport of protocol 2024-11-05, on reqwest (https through rustls
+//! with the `ring` provider, the system's roots through `rustls-platform-verifier`, and any
+//! extra PEM roots) and `sse-stream`; rmcp's client role speaks the protocol over them
+//! ([`crate::client`]'s one session). The gate's `--upstream-url` uses [`http_client`].
 //!
-//! Over HTTP the tools are what rmcp's `Tool` model reads and writes back: every field it
-//! models, keys in one fixed order (stdio keeps the server's own bytes, see [`crate::client`]).
+//! The transport is written here rather than taken from rmcp, whose Streamable HTTP client
+//! folds an answer's status, content type and redirects into errors of its own and keeps no
+//! bytes (and which has no legacy SSE client at all): a capture must say which status or
+//! content type it got and which header names it sent, follow no redirect to another origin
+//! with the configuration's headers, and keep each tool exactly as the server wrote it, as the
+//! stdio capture does. It is the client side of the two transports only as far as a capture
+//! needs: every message POSTed, each answer read as JSON or as an event stream; no resumption,
+//! no standalone GET stream on Streamable HTTP.
+//!
+//! Legacy SSE (2024-11-05): `GET url` opens an event stream whose first `endpoint` event gives
+//! the URI to POST messages to (same origin only); every answer comes back as a `message`
+//! event on that stream.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rmcp::ServiceExt;
-use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, PaginatedRequestParams};
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use toolgate_runtime::json::Value;
+use futures::StreamExt;
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use reqwest::{StatusCode, Url};
+use rmcp::RoleClient;
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use tokio::sync::mpsc;
 
-use crate::client::{Capture, ClientError, MAX_PAGES};
+use crate::client::{Capture, ClientError, MAX_OUTPUT, lock, raw_tools, session};
+
+/// The most redirects followed (each to the same origin).
+const MAX_REDIRECTS: usize = 5;
+/// Streamable HTTP's session header.
+const SESSION_HEADER: &str = "mcp-session-id";
+/// The protocol version header of every request after initialize.
+const VERSION_HEADER: &str = "mcp-protocol-version";
 
 /// Makes rustls's `ring` provider the process default, once (reqwest is built without one).
 pub fn install_crypto_provider() {
@@ -24,10 +45,27 @@ pub fn install_crypto_provider() {
     });
 }
 
-/// A reqwest client trusting the system's roots and the PEM certificates of `extra_roots`.
+/// A reqwest client trusting the system's roots and the PEM certificates of `extra_roots`,
+/// following redirects within the origin of the first URL only (a header that carries a
+/// credential must not go to another host).
 pub fn http_client(extra_roots: Option<&[u8]>) -> Result<reqwest::Client, String> {
     install_crypto_provider();
-    let mut builder = reqwest::Client::builder();
+    let policy = reqwest::redirect::Policy::custom(|attempt| {
+        let first = attempt.previous().first().map(Url::origin);
+        if attempt.previous().len() > MAX_REDIRECTS {
+            let error = format!("more than {MAX_REDIRECTS} redirects");
+            attempt.error(error)
+        } else if first.is_some_and(|f| f != attempt.url().origin()) {
+            let error = format!(
+                "redirected to {}, another origin: not followed, since the configuration's headers would go with it; put the URL it redirects to in the configuration",
+                attempt.url()
+            );
+            attempt.error(error)
+        } else {
+            attempt.follow()
+        }
+    });
+    let mut builder = reqwest::Client::builder().redirect(policy);
     if let Some(pem) = extra_roots {
         let certs = reqwest::Certificate::from_pem_bundle(pem)
             .map_err(|e| format!("the CA certificate is not PEM: {e}"))?;
@@ -38,105 +76,500 @@ pub fn http_client(extra_roots: Option<&[u8]>) -> Result<reqwest::Client, String
         .map_err(|e| format!("cannot build the HTTP client: {e}"))
 }
 
-/// rmcp's Streamable HTTP client transport to `url`, with `headers` on every request.
-pub fn transport(
-    client: reqwest::Client,
-    url: &str,
-    headers: &[(String, String)],
-) -> Result<StreamableHttpClientTransport<reqwest::Client>, String> {
-    let mut map = HashMap::new();
-    for (name, value) in headers {
-        let n = http::HeaderName::from_bytes(name.as_bytes())
-            .map_err(|e| format!("header {name:?}: {e}"))?;
-        let v = http::HeaderValue::from_str(value)
-            .map_err(|_| format!("header {name:?}: not a valid header value"))?;
-        map.insert(n, v);
-    }
-    let config = StreamableHttpClientTransportConfig::with_uri(url.to_string()).custom_headers(map);
-    Ok(StreamableHttpClientTransport::with_client(client, config))
+/// Which HTTP transport a server speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HttpKind {
+    /// Streamable HTTP (`"type": "http"`): every message POSTed to the URL.
+    Streamable,
+    /// The legacy HTTP+SSE transport (`"type": "sse"`): an event stream from `GET url`.
+    Sse,
 }
 
-/// Connects to `url`, initializes, lists every page of its tools, all within `timeout`.
+/// A server reached over HTTP: its URL, transport and the headers sent with every request.
+#[derive(Clone, Debug)]
+pub struct HttpServer {
+    /// The endpoint (Streamable HTTP) or the event stream's URL (SSE).
+    pub url: String,
+    /// Its transport.
+    pub kind: HttpKind,
+    /// Headers sent with every request, values expanded (never shown: only the names are).
+    pub headers: Vec<(String, String)>,
+}
+
+/// Connects to `server`, initializes, lists every page of its tools, all within `timeout`;
+/// each tool as the server wrote it.
 pub fn capture_http(
-    url: &str,
-    headers: &[(String, String)],
+    server: &HttpServer,
     extra_roots: Option<&[u8]>,
     timeout: Duration,
 ) -> Result<Capture, ClientError> {
-    let fail = |message: String| ClientError {
-        message,
-        stderr: String::new(),
-    };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| fail(format!("cannot start an async runtime: {e}")))?;
-    let client = http_client(extra_roots).map_err(fail)?;
-    let transport = transport(client, url, headers).map_err(fail)?;
-    runtime.block_on(async {
-        match tokio::time::timeout(timeout, session(transport)).await {
-            Ok(r) => r.map_err(fail),
-            Err(_) => Err(fail(format!(
+        .map_err(|e| ClientError::new(format!("cannot start an async runtime: {e}")))?;
+    let client = http_client(extra_roots).map_err(ClientError::new)?;
+    // rmcp's service spawns its tasks: everything runs inside the runtime.
+    let result = runtime.block_on(async {
+        match tokio::time::timeout(timeout, run(client, server)).await {
+            Ok(r) => r,
+            Err(_) => Err(Failure::new(format!(
                 "the server did not answer initialize and every tools/list page within {}s",
                 timeout.as_secs_f64()
             ))),
         }
+    });
+    drop(runtime);
+    result.map_err(|f| ClientError {
+        message: f.message,
+        stderr: String::new(),
+        refused: f.refused,
     })
 }
 
-async fn session(
-    transport: StreamableHttpClientTransport<reqwest::Client>,
-) -> Result<Capture, String> {
-    let info = ClientConfig::new(
-        ClientCapabilities::default(),
-        Implementation::new("toolgate-lock", env!("CARGO_PKG_VERSION")),
-    );
-    let client = info
-        .serve(transport)
-        .await
-        .map_err(|e| format!("initialize failed: {e}"))?;
-    let peer_info = client.peer().peer_info();
-    let mut capture = Capture {
-        tools: Vec::new(),
-        server_name: peer_info
-            .as_ref()
-            .and_then(|i| i.server_info.as_ref())
-            .map(|s| s.name.clone()),
-        server_version: peer_info
-            .as_ref()
-            .and_then(|i| i.server_info.as_ref())
-            .map(|s| s.version.clone()),
-        protocol_version: peer_info.as_ref().map(|i| i.protocol_version.to_string()),
-    };
-    let mut cursor: Option<String> = None;
-    let mut seen = std::collections::HashSet::new();
-    for page in 1..=MAX_PAGES {
-        let params = cursor
-            .clone()
-            .map(|c| PaginatedRequestParams::default().with_cursor(Some(c)));
-        let result = client
-            .peer()
-            .list_tools(params)
-            .await
-            .map_err(|e| format!("tools/list (page {page}) failed: {e}"))?;
-        for tool in &result.tools {
-            let v = serde_json::to_value(tool).map_err(|e| format!("tools/list: {e}"))?;
-            capture.tools.push(Value::from_serde(&v));
-        }
-        match result.next_cursor {
-            Some(next) if !next.is_empty() => {
-                if !seen.insert(next.clone()) {
-                    return Err(format!(
-                        "tools/list gave the cursor {next:?} twice: the pages loop"
-                    ));
-                }
-                cursor = Some(next);
-            }
-            _ => {
-                let _ = client.cancel().await;
-                return Ok(capture);
-            }
+/// Why an HTTP exchange failed.
+#[derive(Clone, Debug)]
+struct Failure {
+    message: String,
+    /// An HTTP 401 or 403.
+    refused: bool,
+}
+
+impl Failure {
+    fn new(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            refused: false,
         }
     }
-    Err(format!("tools/list has more than {MAX_PAGES} pages"))
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+async fn run(client: reqwest::Client, server: &HttpServer) -> Result<Capture, Failure> {
+    let url = Url::parse(&server.url)
+        .map_err(|e| Failure::new(format!("`{}` is not a URL: {e}", server.url)))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(Failure::new(format!("`{url}` is not an http or https URL")));
+    }
+    let mut headers = HeaderMap::new();
+    for (name, value) in &server.headers {
+        let n = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|_| Failure::new(format!("header `{name}`: not a valid header name")))?;
+        let v = HeaderValue::from_str(value)
+            .map_err(|_| Failure::new(format!("header `{name}`: not a valid header value")))?;
+        headers.insert(n, v);
+    }
+    let names: Vec<&str> = server.headers.iter().map(|(n, _)| n.as_str()).collect();
+    let (tx, rx) = mpsc::unbounded_channel();
+    let mut shared = Shared {
+        client,
+        headers,
+        header_names: if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        },
+        post_url: url.clone(),
+        kind: server.kind,
+        state: Mutex::default(),
+        incoming: tx,
+    };
+    let mut reader = None;
+    if server.kind == HttpKind::Sse {
+        let (endpoint, events) = shared.open_sse(&url).await?;
+        shared.post_url = endpoint;
+        reader = Some(events);
+    }
+    let shared = Arc::new(shared);
+    let reading = reader.map(|events| {
+        let shared = shared.clone();
+        let what = format!("GET {url}");
+        tokio::spawn(async move { shared.read_events(events, None, &what).await })
+    });
+    let _abort = reading.map(AbortOnDrop);
+    let transport = HttpTransport {
+        shared: shared.clone(),
+        incoming: rx,
+    };
+    let outcome = session(transport, "toolgate-lock").await;
+    // What the transport saw explains a failure better than rmcp's word for it.
+    let fatal = lock(&shared.state).fatal.clone();
+    let (counts, mut capture) = match (outcome, fatal) {
+        (Ok(done), _) => done,
+        (Err(_), Some(f)) => return Err(f),
+        (Err(e), None) => return Err(Failure::new(e)),
+    };
+    let raw = std::mem::take(&mut lock(&shared.state).raw);
+    capture.tools = raw_tools(raw.iter().map(Vec::as_slice), &counts).map_err(Failure::new)?;
+    Ok(capture)
+}
+
+/// Aborts a task when dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// What one incoming message is to the transport.
+enum Incoming {
+    Message(Box<RxJsonRpcMessage<RoleClient>>),
+    /// The exchange failed (the reason is in [`State::fatal`]): no more messages.
+    End,
+}
+
+/// What the exchange has learnt so far.
+#[derive(Default)]
+struct State {
+    /// Streamable HTTP's session, from the initialize answer.
+    session: Option<String>,
+    /// The protocol version the server answered initialize with.
+    protocol: Option<String>,
+    /// Requests sent and not yet answered: id (as JSON) -> method.
+    pending: HashMap<String, String>,
+    /// Every message body as received, for the tools as written.
+    raw: Vec<Vec<u8>>,
+    raw_bytes: usize,
+    /// The first failure; the transport ends with it.
+    fatal: Option<Failure>,
+}
+
+/// The transport's shared half: the client, where to POST, what was received.
+struct Shared {
+    client: reqwest::Client,
+    headers: HeaderMap,
+    /// The header names of the configuration, for messages ("none" without any).
+    header_names: String,
+    /// The URL messages are POSTed to: the URL (Streamable HTTP) or the `endpoint` event's.
+    post_url: Url,
+    kind: HttpKind,
+    state: Mutex<State>,
+    incoming: mpsc::UnboundedSender<Incoming>,
+}
+
+/// A stream of server-sent events.
+type Events =
+    std::pin::Pin<Box<dyn futures::Stream<Item = Result<sse_stream::Sse, String>> + Send>>;
+
+fn events_of(response: reqwest::Response) -> Events {
+    let stream = sse_stream::SseStream::from_bytes_stream(response.bytes_stream());
+    Box::pin(stream.map(|e| e.map_err(|e| e.to_string())))
+}
+
+impl Shared {
+    /// Ends the exchange with `failure` (the first one stays).
+    fn fail(&self, failure: Failure) -> Failure {
+        let mut state = lock(&self.state);
+        state.fatal.get_or_insert(failure.clone());
+        let _ = self.incoming.send(Incoming::End);
+        failure
+    }
+
+    /// `GET url` as an event stream, up to its `endpoint` event: the URL to POST to, same
+    /// origin, and the rest of the stream.
+    async fn open_sse(&self, url: &Url) -> Result<(Url, Events), Failure> {
+        let request = self
+            .client
+            .get(url.clone())
+            .headers(self.headers.clone())
+            .header(ACCEPT, "text/event-stream");
+        let what = format!("GET {url}");
+        let response = request.send().await.map_err(|e| request_error(&e, &what))?;
+        let response = self.checked(response, &what).await?;
+        let kind = content_type(&response);
+        if !kind.starts_with("text/event-stream") {
+            return Err(Failure::new(format!(
+                "{what} answered {}, not an event stream: is it the server's SSE URL?",
+                shown_type(&kind)
+            )));
+        }
+        let mut events = events_of(response);
+        while let Some(event) = events.next().await {
+            let event = event
+                .map_err(|e| Failure::new(format!("{what}: the event stream broke off: {e}")))?;
+            if event.event.as_deref() != Some("endpoint") {
+                continue;
+            }
+            let data = event.data.unwrap_or_default();
+            let endpoint = url.join(data.trim()).map_err(|e| {
+                Failure::new(format!(
+                    "{what}: the `endpoint` event's {data:?} is not a URI: {e}"
+                ))
+            })?;
+            if endpoint.origin() != url.origin() {
+                return Err(Failure::new(format!(
+                    "{what}: the `endpoint` event names {endpoint}, another origin: not used, since the configuration's headers would go with it"
+                )));
+            }
+            return Ok((endpoint, events));
+        }
+        Err(Failure::new(format!(
+            "{what}: the server closed the event stream before its `endpoint` event"
+        )))
+    }
+
+    /// The response when its status is a success; else why not.
+    async fn checked(
+        &self,
+        response: reqwest::Response,
+        what: &str,
+    ) -> Result<reqwest::Response, Failure> {
+        let status = response.status();
+        if status.is_success() {
+            return Ok(response);
+        }
+        if status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN {
+            return Err(Failure {
+                message: format!(
+                    "HTTP {status} from {what}: the server refused the request (headers sent: {})",
+                    self.header_names
+                ),
+                refused: true,
+            });
+        }
+        let kind = content_type(&response);
+        let mut message = format!("HTTP {status} from {what} ({})", shown_type(&kind));
+        // A JSON-RPC error in the body says why (bounded; never the body otherwise).
+        if kind.starts_with("application/json")
+            && let Ok(body) = response.bytes().await
+            && body.len() < 64 * 1024
+            && let Ok(v) = serde_json::from_slice::<serde_json::Value>(&body)
+            && let Some(m) = v.pointer("/error/message").and_then(|m| m.as_str())
+        {
+            message.push_str(": ");
+            message.extend(m.chars().take(200));
+        }
+        Err(Failure::new(message))
+    }
+
+    /// POSTs one message; its answer (Streamable HTTP) delivered as it comes.
+    async fn post(&self, item: TxJsonRpcMessage<RoleClient>) -> Result<(), Failure> {
+        let body = serde_json::to_vec(&item).map_err(|e| Failure::new(e.to_string()))?;
+        let value: serde_json::Value =
+            serde_json::from_slice(&body).map_err(|e| Failure::new(e.to_string()))?;
+        let method = value
+            .get("method")
+            .and_then(|m| m.as_str())
+            .unwrap_or("a response");
+        let id = value.get("id").filter(|_| value.get("method").is_some());
+        let what = format!("POST {} ({method})", self.post_url);
+        let mut request = self
+            .client
+            .post(self.post_url.clone())
+            .headers(self.headers.clone())
+            .header(CONTENT_TYPE, "application/json")
+            .header(ACCEPT, "application/json, text/event-stream");
+        {
+            let mut state = lock(&self.state);
+            if let Some(id) = id {
+                state.pending.insert(id.to_string(), method.to_string());
+            }
+            if self.kind == HttpKind::Streamable {
+                if let Some(s) = &state.session {
+                    request = request.header(SESSION_HEADER, s);
+                }
+                if let Some(v) = &state.protocol {
+                    request = request.header(VERSION_HEADER, v);
+                }
+            }
+        }
+        let response = request.body(body).send().await;
+        let response = response.map_err(|e| request_error(&e, &what))?;
+        let response = self.checked(response, &what).await?;
+        if self.kind == HttpKind::Sse || id.is_none() {
+            // SSE answers on the event stream; a notification or response gets 202.
+            return Ok(());
+        }
+        if let Some(s) = response
+            .headers()
+            .get(SESSION_HEADER)
+            .and_then(|v| v.to_str().ok())
+        {
+            lock(&self.state).session = Some(s.to_string());
+        }
+        let kind = content_type(&response);
+        if kind.starts_with("text/event-stream") {
+            let id = id.map(ToString::to_string);
+            let mut events = events_of(response);
+            return self
+                .read_events_until(&mut events, id.as_deref(), &what)
+                .await;
+        }
+        if !kind.starts_with("application/json") {
+            return Err(Failure::new(format!(
+                "{what} answered {}, not JSON or an event stream: is it the server's MCP endpoint?",
+                shown_type(&kind)
+            )));
+        }
+        let body = response
+            .bytes()
+            .await
+            .map_err(|e| Failure::new(format!("{what}: the answer broke off: {}", chain(&e))))?;
+        self.deliver(&body, &what)
+    }
+
+    /// Delivers the `message` events of `events` until the answer to `id` (every event of
+    /// the stream when `None`); the stream ending first is a failure.
+    async fn read_events(&self, mut events: Events, id: Option<String>, what: &str) {
+        let _ = self
+            .read_events_until(&mut events, id.as_deref(), what)
+            .await
+            .map_err(|f| self.fail(f));
+    }
+
+    async fn read_events_until(
+        &self,
+        events: &mut Events,
+        id: Option<&str>,
+        what: &str,
+    ) -> Result<(), Failure> {
+        let broke = |detail: String| {
+            let waiting = lock(&self.state).pending.values().next().cloned();
+            let waiting = waiting.map_or(String::new(), |m| format!(" before answering {m}"));
+            Failure::new(format!(
+                "{what}: the server closed the event stream{waiting}{detail}"
+            ))
+        };
+        while let Some(event) = events.next().await {
+            let event = event.map_err(|e| broke(format!(" ({e})")))?;
+            if !matches!(event.event.as_deref(), None | Some("message")) {
+                continue;
+            }
+            // An event without data primes a resumable stream (its `id`): nothing to deliver.
+            let data = event.data.unwrap_or_default();
+            if data.trim().is_empty() {
+                continue;
+            }
+            self.deliver(data.as_bytes(), what)?;
+            if id.is_some_and(|id| !lock(&self.state).pending.contains_key(id)) {
+                return Ok(());
+            }
+        }
+        Err(broke(String::new()))
+    }
+
+    /// Keeps one message body (a message or a batch) and hands its messages to rmcp.
+    fn deliver(&self, body: &[u8], what: &str) -> Result<(), Failure> {
+        let value: serde_json::Value = serde_json::from_slice(body).map_err(|e| {
+            Failure::new(format!(
+                "{what}: the server sent something that is not JSON: {e}"
+            ))
+        })?;
+        let messages = match value {
+            serde_json::Value::Array(batch) => batch,
+            one => vec![one],
+        };
+        let mut state = lock(&self.state);
+        state.raw_bytes += body.len();
+        if state.raw_bytes > MAX_OUTPUT {
+            return Err(Failure::new(format!(
+                "the server sent more than {MAX_OUTPUT} bytes"
+            )));
+        }
+        state.raw.push(body.to_vec());
+        for m in messages {
+            if let Some(id) = m.get("id").filter(|_| m.get("method").is_none()) {
+                state.pending.remove(&id.to_string());
+            }
+            if let Some(v) = m
+                .pointer("/result/protocolVersion")
+                .and_then(|v| v.as_str())
+            {
+                state.protocol.get_or_insert_with(|| v.to_string());
+            }
+            let message: RxJsonRpcMessage<RoleClient> = serde_json::from_value(m).map_err(|e| {
+                Failure::new(format!(
+                    "{what}: the server sent a message that is not JSON-RPC: {e}"
+                ))
+            })?;
+            let _ = self.incoming.send(Incoming::Message(Box::new(message)));
+        }
+        Ok(())
+    }
+}
+
+/// rmcp's transport over [`Shared`].
+struct HttpTransport {
+    shared: Arc<Shared>,
+    incoming: mpsc::UnboundedReceiver<Incoming>,
+}
+
+impl rmcp::transport::Transport<RoleClient> for HttpTransport {
+    type Error = Failure;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), Failure>> + Send + 'static {
+        let shared = self.shared.clone();
+        async move { shared.post(item).await.map_err(|f| shared.fail(f)) }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        match self.incoming.recv().await? {
+            Incoming::Message(m) => Some(*m),
+            Incoming::End => None,
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Failure> {
+        // Streamable HTTP: end the session (best effort, briefly).
+        let session = lock(&self.shared.state).session.clone();
+        if let Some(s) = session {
+            let request = self
+                .shared
+                .client
+                .delete(self.shared.post_url.clone())
+                .headers(self.shared.headers.clone())
+                .header(SESSION_HEADER, s);
+            let _ = tokio::time::timeout(Duration::from_secs(2), request.send()).await;
+        }
+        Ok(())
+    }
+}
+
+/// The response's content type, lowercased (empty when it has none).
+fn content_type(response: &reqwest::Response) -> String {
+    response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase()
+}
+
+fn shown_type(kind: &str) -> String {
+    if kind.is_empty() {
+        "no content type".to_string()
+    } else {
+        kind.split(';').next().unwrap_or(kind).trim().to_string()
+    }
+}
+
+/// A request that got no answer: the reason, a redirect refused included.
+fn request_error(e: &reqwest::Error, what: &str) -> Failure {
+    Failure::new(format!("{what}: {}", chain(e)))
+}
+
+/// An error with its causes, each said once (`a: b: c`).
+fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut next = Some(e);
+    while let Some(e) = next {
+        let text = e.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        next = e.source();
+    }
+    parts.join(": ")
 }

@@ -594,11 +594,14 @@ fn run<B: AsyncBackend>(
             pins: Mutex::new(HashMap::new()),
             sessions,
         });
+        // Listen to the signals before saying so: a SIGTERM the moment the address is
+        // announced must take the graceful path.
+        let signals = shutdown::Signals::install();
         if let Some(f) = options.on_listening.take() {
             f(bound);
         }
         let asked = options.stop.take();
-        accept(listener, door, stop, asked).await;
+        accept(listener, door, stop, signals, asked).await;
         Ok(())
     });
     runtime.shutdown_timeout(Duration::from_millis(200));
@@ -610,6 +613,7 @@ async fn accept<B: AsyncBackend>(
     listener: tokio::net::TcpListener,
     door: Arc<Door<B>>,
     stop: CancellationToken,
+    mut signals: shutdown::Signals,
     asked: Option<std::pin::Pin<Box<dyn Future<Output = ()> + Send>>>,
 ) {
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
@@ -617,10 +621,10 @@ async fn accept<B: AsyncBackend>(
     let signal = async move {
         match asked {
             Some(asked) => tokio::select! {
-                () = shutdown::signal() => {}
+                () = signals.recv() => {}
                 () = asked => {}
             },
-            None => shutdown::signal().await,
+            None => signals.recv().await,
         }
     };
     tokio::pin!(signal);

@@ -111,7 +111,7 @@ use toolgate_schema::runtime::CallError;
 pub use authored::{AsAuthored, AuthoredTools, Unmodelled};
 pub use context::{AsyncBackend, CallContext, Passthrough, SessionScope};
 pub use log::{LogLevel, set_log_level};
-pub use stdio::{MAX_MESSAGE_BYTES, serve_stdio};
+pub use stdio::{MAX_MESSAGE_BYTES, serve_stdio, serve_stdio_announcing};
 
 /// The arguments of a tool call, as MCP carries them: a JSON object.
 pub type JsonObject = serde_json::Map<String, serde_json::Value>;

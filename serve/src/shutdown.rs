@@ -7,28 +7,54 @@ use std::time::Duration;
 /// How long calls in flight may take to finish once a shutdown signal arrived.
 pub(crate) const DRAIN: Duration = Duration::from_secs(3);
 
-/// Resolves on the first SIGTERM or Ctrl-C. A signal that cannot be installed never fires
+/// The shutdown signals, SIGTERM and Ctrl-C (SIGINT), listened to from the moment they are
+/// installed: install them (inside the runtime) before announcing readiness, so that a
+/// signal sent the moment the server says it is ready takes the graceful path rather than
+/// the default one, which kills the process. A signal that cannot be installed never fires
 /// (the server then stops only when its input closes).
-pub(crate) async fn signal() {
-    let ctrl_c = async {
+pub(crate) struct Signals {
+    #[cfg(unix)]
+    term: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    interrupt: Option<tokio::signal::unix::Signal>,
+}
+
+impl Signals {
+    /// Installs the handlers now. Must run inside a Tokio runtime with its IO driver.
+    pub(crate) fn install() -> Signals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Signals {
+                term: signal(SignalKind::terminate()).ok(),
+                interrupt: signal(SignalKind::interrupt()).ok(),
+            }
+        }
+        #[cfg(not(unix))]
+        Signals {}
+    }
+
+    /// Resolves on the next SIGTERM or Ctrl-C.
+    pub(crate) async fn recv(&mut self) {
+        #[cfg(unix)]
+        {
+            async fn next(s: &mut Option<tokio::signal::unix::Signal>) {
+                match s {
+                    Some(s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            }
+            tokio::select! {
+                () = next(&mut self.term) => {}
+                () = next(&mut self.interrupt) => {}
+            }
+        }
+        #[cfg(not(unix))]
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {}
-        _ = term => {}
     }
 }
 

@@ -194,25 +194,37 @@ where
 /// first, for at most 3 s; then `Ok`). Logs and warnings belong on standard error; standard
 /// output carries only MCP messages.
 pub fn serve_stdio<B: AsyncBackend>(server: ToolServer<B>) -> Result<(), ServeError> {
+    serve_stdio_announcing(server, || {})
+}
+
+/// [`serve_stdio`], calling `announce` (say, a line on standard error that the server is
+/// ready) once the shutdown signals are listened to and before the first message is read: a
+/// SIGTERM sent the moment it appears ends the server gracefully.
+pub fn serve_stdio_announcing<B: AsyncBackend>(
+    server: ToolServer<B>,
+    announce: impl FnOnce(),
+) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(ServeError::Runtime)?;
     let result = runtime.block_on(async move {
+        let mut signals = shutdown::Signals::install();
+        announce();
         let (read, write) = rmcp::transport::stdio_pipes();
         let transport = LineTransport::new(read, write, MAX_MESSAGE_BYTES);
         let running = tokio::select! {
             served = crate::AsAuthored(server).serve(transport) => {
                 served.map_err(|e| ServeError::Session(e.to_string()))?
             }
-            () = shutdown::signal() => return Ok(()),
+            () = signals.recv() => return Ok(()),
         };
         let stop = running.cancellation_token();
         let waiting = running.waiting();
         tokio::pin!(waiting);
         tokio::select! {
             quit = &mut waiting => quit.map(|_| ()).map_err(|e| ServeError::Session(e.to_string())),
-            () = shutdown::signal() => {
+            () = signals.recv() => {
                 shutdown::drain().await;
                 stop.cancel();
                 let _ = tokio::time::timeout(Duration::from_secs(1), waiting).await;

@@ -19,7 +19,10 @@ pub const LONG_ABOUT: &str = "Write a catalog folder from what a server serves e
 From captured lists: give each profile's tools/list result as --profile NAME=FILE. A FILE is \
 a tools/list result ({\"tools\": [...]}), a JSON-RPC response holding one, or a bare array of \
 tools. From a running server: --server 'CMD ARGS' is started over stdio once per --profile \
-NAME with --profile-env VAR=NAME in its environment; every tools/list page is read.\n\n\
+NAME with --profile-env VAR=NAME in its environment; every tools/list page is read. From a \
+live HTTP server: --url URL (Streamable HTTP; with --sse, the legacy HTTP+SSE transport), its \
+--header NAME=VALUE sent with every request, listed once as one profile (--profile NAME, \
+default `all`); `toolgate lock` reaches servers with the same client.\n\n\
 Each tool file holds the tool object exactly as the server sent it (same keys, same order, \
 schemas untouched) plus its `group`. A tool whose object differs between profiles gets one \
 file per variant. The matrix groups the tools that share a set of profiles (one grant row \
@@ -33,7 +36,7 @@ refused with the reason. Nothing is written when any input or run fails.";
 /// Arguments of `toolgate import`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  toolgate import --out schema/fetch --profile all=fetch.tools.json\n  toolgate import --out schema/github --combine --profile-env GITHUB_TOOLSETS \\\n      --profile repos=repos.json --profile issues=issues.json\n  toolgate import --out schema/tatara --server 'toolgate serve --catalog tatara' \\\n      --profile-env TATARA_TOOL_PROFILE --fail-closed \\\n      --profile brainstorm --profile implement --profile review\n  toolgate check --catalog schema/tatara\n\nExit codes: 0 the catalog was written, 2 nothing was written (bad usage, an unreadable or invalid capture, a server run that failed, a re-import refused)."
+    after_help = "Examples:\n  toolgate import --out schema/fetch --profile all=fetch.tools.json\n  toolgate import --out schema/github --combine --profile-env GITHUB_TOOLSETS \\\n      --profile repos=repos.json --profile issues=issues.json\n  toolgate import --out schema/tatara --server 'toolgate serve --catalog tatara' \\\n      --profile-env TATARA_TOOL_PROFILE --fail-closed \\\n      --profile brainstorm --profile implement --profile review\n  toolgate import --out schema/docs --url https://mcp.example.com/mcp \\\n      --header \"Authorization=Bearer $DOCS_TOKEN\"\n  toolgate check --catalog schema/tatara\n\nExit codes: 0 the catalog was written, 2 nothing was written (bad usage, an unreadable or invalid capture, a server run that failed, a re-import refused)."
 )]
 pub struct ImportArgs {
     /// The catalog folder to write (created if missing; a catalog there is re-imported).
@@ -55,13 +58,26 @@ pub struct ImportArgs {
     #[arg(
         long = "profile",
         value_name = "NAME=FILE|NAME",
-        required_unless_present = "lock"
+        required_unless_present_any = ["lock", "url"]
     )]
     profiles: Vec<String>,
     /// Run this server over stdio, once per profile: a command line split like shell words
     /// and run without a shell. With --lock: the name of a server in the lock.
-    #[arg(long, value_name = "'CMD ARGS'|NAME")]
+    #[arg(long, value_name = "'CMD ARGS'|NAME", conflicts_with = "url")]
     server: Option<String>,
+    /// List the tools of a live server over HTTP (Streamable HTTP; --sse for the legacy
+    /// HTTP+SSE transport), once, as one profile.
+    #[arg(long, value_name = "URL")]
+    url: Option<String>,
+    /// With --url: a header sent with every request (repeat it). Its value is never printed.
+    #[arg(long = "header", value_name = "NAME=VALUE", requires = "url", value_parser = parse_header)]
+    headers: Vec<(String, String)>,
+    /// With --url: the URL is a legacy HTTP+SSE event stream (protocol 2024-11-05).
+    #[arg(long, requires = "url")]
+    sse: bool,
+    /// With --url: a PEM certificate trusted for https, beside the system's roots.
+    #[arg(long, value_name = "FILE", requires = "url")]
+    ca_cert: Option<PathBuf>,
     /// Import a server of this toolgate.lock (`--server NAME`): its locked tools, served to
     /// each --profile NAME (default: one profile, `all`).
     #[arg(long, value_name = "FILE", requires = "server")]
@@ -70,8 +86,8 @@ pub struct ImportArgs {
     /// with --server. Default without it: the existing catalog's, else <NAME>_TOOL_PROFILE.
     #[arg(long, value_name = "VAR")]
     profile_env: Option<String>,
-    /// With --server: the most seconds one run (start, initialize, every tools/list page)
-    /// may take.
+    /// With --server or --url: the most seconds one run (start, initialize, every
+    /// tools/list page) may take.
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     timeout: u64,
 }
@@ -121,9 +137,10 @@ fn import(args: &ImportArgs) -> Result<(), Failed> {
         Some(n) => n.clone(),
         None => catalog_name(&args.out)?,
     };
-    let captures = match (&args.lock, &args.server) {
-        (Some(lock), Some(server)) => from_lock(args, lock, server)?,
-        (None, Some(server)) => from_server(args, server)?,
+    let captures = match (&args.lock, &args.server, &args.url) {
+        (Some(lock), Some(server), _) => from_lock(args, lock, server)?,
+        (None, Some(server), _) => from_server(args, server)?,
+        (_, _, Some(url)) => from_url(args, url)?,
         _ => from_files(args)?,
     };
     let existing = read_existing(&args.out)?;
@@ -330,6 +347,75 @@ fn from_server(args: &ImportArgs, server: &str) -> Result<Vec<Capture>, String> 
         captures.push(Capture::from_tools(profile.as_deref(), &label, tools).with_origin(origin));
     }
     Ok(captures)
+}
+
+fn parse_header(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.to_string())),
+        _ => Err("expected NAME=VALUE".into()),
+    }
+}
+
+/// The tools of the server at `url`, as the one profile of `--profile NAME` (`all` without).
+#[cfg(feature = "serve")]
+fn from_url(args: &ImportArgs, url: &str) -> Result<Vec<Capture>, String> {
+    use toolgate_serve::client_http::{HttpKind, HttpServer, capture_http};
+    let profile = match args.profiles.as_slice() {
+        [] => "all".to_string(),
+        [p] if !p.contains('=') => p.clone(),
+        _ => {
+            return Err("error: with --url, give one --profile NAME (or none, for `all`): a URL serves one surface; import each profile's captured tools/list with --profile NAME=FILE".into());
+        }
+    };
+    if args.fail_closed.is_some() {
+        return Err("error: --fail-closed does not go with --url: a URL serves one surface".into());
+    }
+    let ca = match &args.ca_cert {
+        Some(path) => Some(
+            std::fs::read(path)
+                .map_err(|e| format!("error: --ca-cert {}: cannot read: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let server = HttpServer {
+        url: url.to_string(),
+        kind: if args.sse {
+            HttpKind::Sse
+        } else {
+            HttpKind::Streamable
+        },
+        headers: args.headers.clone(),
+    };
+    let timeout = std::time::Duration::from_secs(args.timeout);
+    let capture = capture_http(&server, ca.as_deref(), timeout).map_err(|e| {
+        // The values of --header are secrets: masked wherever a message might repeat them.
+        let mut message = format!("error: {url}: {}", e.message);
+        for (_, v) in args.headers.iter().filter(|(_, v)| v.len() >= 3) {
+            message = message.replace(v.as_str(), "***");
+        }
+        if e.refused {
+            message.push_str("\n  a server behind OAuth cannot be listed unattended: save its tools/list result from a client that signs in, and import that with --profile NAME=FILE");
+        }
+        message
+    })?;
+    let tools = capture.tools;
+    eprintln!(
+        "listed {} tool{} from {url}",
+        tools.len(),
+        plural(tools.len())
+    );
+    let origin = format!("the server at {url}");
+    Ok(vec![
+        Capture::from_tools(Some(profile.as_str()), url, tools).with_origin(origin),
+    ])
+}
+
+#[cfg(not(feature = "serve"))]
+fn from_url(_: &ImportArgs, _: &str) -> Result<Vec<Capture>, String> {
+    Err(
+        "error: --url needs an MCP client, and this toolgate was built without the `serve` feature"
+            .into(),
+    )
 }
 
 #[cfg(not(feature = "serve"))]

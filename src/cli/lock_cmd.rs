@@ -13,6 +13,7 @@ use toolgate_lint::hosts::{self, Discovery, HostServer, Transport};
 use toolgate_lint::lock::{self, Lock, LockedServer, Reached};
 use toolgate_lint::lock_report::{self, Report};
 use toolgate_serve::client::{self, Capture, ServerCommand};
+use toolgate_serve::client_http::{HttpKind, HttpServer};
 
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, print_stdout};
 
@@ -30,7 +31,7 @@ enum ReportFormat {
 /// Arguments of `toolgate lock`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  toolgate lock                         # capture every server, write toolgate.lock\n  toolgate lock --update playwright     # capture one again\n  toolgate lock --check --format markdown   # in a scheduled CI job\n  toolgate lock --env GITHUB_TOKEN=... --env api-key=...   # a variable, or a VS Code input by id\n\nThe servers are those `toolgate servers` lists. Each stdio server is started without a shell, variables expanded from the environment and --env; the lock records commands, arguments and URLs as written and the names of variables and headers, never their values.\n\nExit codes: 0 written (or, with --check, equal), 1 with --check a difference (or with --keep-going a server failed), 2 could not capture (a bad config, an unset variable, a server that failed)."
+    after_help = "Examples:\n  toolgate lock                         # capture every server, write toolgate.lock\n  toolgate lock --update playwright     # capture one again\n  toolgate lock --check --format markdown   # in a scheduled CI job\n  toolgate lock --env GITHUB_TOKEN=... --env api-key=...   # a variable, or a VS Code input by id\n  toolgate lock --ca-cert internal-ca.pem   # an https server with a private CA\n\nThe servers are those `toolgate servers` lists. Each stdio server is started without a shell, variables expanded from the environment and --env; an http (Streamable HTTP) or sse (legacy HTTP+SSE) server is reached at its URL with its headers, https trusting the system's roots and --ca-cert; a redirect to another origin is not followed; a server that answers 401/403 (OAuth) takes a `tools_list` capture in toolgate.toml instead. The lock records commands, arguments and URLs as written and the names of variables and headers, never their values.\n\nExit codes: 0 written (or, with --check, equal), 1 with --check a difference (or with --keep-going a server failed), 2 could not capture (a bad config, an unset variable, a server that failed)."
 )]
 pub struct LockArgs {
     /// Capture only these servers again; the others stay as locked.
@@ -67,8 +68,8 @@ fn parse_env(s: &str) -> Result<(String, String), String> {
 enum Target {
     /// A command over stdio, run in a folder.
     Stdio(ServerCommand, Option<PathBuf>),
-    /// A Streamable HTTP URL and its headers.
-    Http(String, Vec<(String, String)>),
+    /// A Streamable HTTP or SSE URL and its headers.
+    Http(HttpServer),
 }
 
 /// A server ready to start.
@@ -154,10 +155,22 @@ fn capture_lock(
                 new.servers
                     .insert(p.id.clone(), locked(s, p.reached.clone(), c));
             }
-            Err(e) => {
+            Err(mut e) => {
                 failed = true;
+                // The URL as written, not expanded: an input in it is a secret.
+                if let (Target::Http(server), Reached::Http { url, .. }) = (&p.target, &p.reached) {
+                    e.message = e.message.replace(&server.url, url);
+                }
+                let hint = if e.refused {
+                    format!(
+                        "\n  a server behind OAuth cannot be captured unattended: give it a captured surface instead, `[servers.{}] tools_list = \"FILE\"` in toolgate.toml (FILE: its tools/list result)",
+                        p.id
+                    )
+                } else {
+                    String::new()
+                };
                 eprintln!(
-                    "error: server `{}` ({}): {}",
+                    "error: server `{}` ({}): {}{hint}",
                     p.id,
                     s.first().map(ToString::to_string).unwrap_or_default(),
                     redact(&e, &p.secrets)
@@ -387,31 +400,31 @@ fn prepare(
         errors: Vec::new(),
         secrets: Vec::new(),
     };
-    let place = &s.declared[0];
-    match s.launch.transport {
-        Transport::Sse => Err(format!(
-            "{}: {}: an `sse` server: toolgate captures stdio and Streamable HTTP servers; give it a captured surface in toolgate.toml (`[servers.{}] tools_list = \"...\"`)",
-            place.file, place.key, s.id
-        )),
-        Transport::Http => {
-            let written = s.launch.url.clone().unwrap_or_default();
-            let url = x.expand(&written, "url");
-            let headers = s
-                .launch
-                .headers
-                .iter()
-                .map(|(k, v)| (k.clone(), x.expand(v, &format!("headers.{k}"))))
-                .collect();
-            let names = s.launch.headers.iter().map(|(k, _)| k.clone()).collect();
-            let reached = Reached::Http {
-                transport: "http".into(),
-                url: written,
-                headers: names,
-            };
-            x.finish(&s.id, Target::Http(url, headers), reached)
+    let kind = match s.launch.transport {
+        Transport::Stdio => return prepare_stdio(s, root, x),
+        Transport::Http => HttpKind::Streamable,
+        Transport::Sse => HttpKind::Sse,
+    };
+    let written = s.launch.url.clone().unwrap_or_default();
+    let url = x.expand(&written, "url");
+    let headers = s
+        .launch
+        .headers
+        .iter()
+        .map(|(k, v)| (k.clone(), x.expand(v, &format!("headers.{k}"))))
+        .collect();
+    let names = s.launch.headers.iter().map(|(k, _)| k.clone()).collect();
+    let reached = Reached::Http {
+        transport: match kind {
+            HttpKind::Streamable => "http",
+            HttpKind::Sse => "sse",
         }
-        Transport::Stdio => prepare_stdio(s, root, x),
-    }
+        .into(),
+        url: written,
+        headers: names,
+    };
+    let server = HttpServer { url, kind, headers };
+    x.finish(&s.id, Target::Http(server), reached)
 }
 
 fn prepare_stdio(s: &HostServer, root: &Path, mut x: Expander<'_>) -> Result<Prepared, String> {
@@ -527,9 +540,9 @@ fn capture_all<'p>(
                         Target::Stdio(command, cwd) => {
                             client::capture(command, cwd.as_deref(), timeout)
                         }
-                        Target::Http(url, headers) => toolgate_serve::client_http::capture_http(
-                            url, headers, ca_cert, timeout,
-                        ),
+                        Target::Http(server) => {
+                            toolgate_serve::client_http::capture_http(server, ca_cert, timeout)
+                        }
                     }),
                 )
             })
@@ -537,11 +550,11 @@ fn capture_all<'p>(
         handles
             .into_iter()
             .map(|(p, h)| {
+                // A last defence: a panic in capture is a bug, reported as this server's error.
                 let r = h.join().unwrap_or_else(|_| {
-                    Err(client::ClientError {
-                        message: "the capture thread panicked".into(),
-                        stderr: String::new(),
-                    })
+                    Err(client::ClientError::new(
+                        "the capture thread panicked (a bug in toolgate: please report it)",
+                    ))
                 });
                 (p, r)
             })

@@ -159,8 +159,13 @@ pub fn serve(args: &ServeArgs) -> u8 {
         Ok(s) => s,
         Err(code) => return code,
     };
-    eprintln!("toolgate: {}", session.summary());
-    finish(toolgate_serve::serve_stdio(session.server))
+    let summary = session.summary();
+    finish(toolgate_serve::serve_stdio_announcing(
+        session.server,
+        || {
+            eprintln!("toolgate: {summary}");
+        },
+    ))
 }
 
 /// The echo session of `--profile` (else the catalog's environment variable), its warning

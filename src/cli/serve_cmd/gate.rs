@@ -146,8 +146,13 @@ fn serve_stdio(
     let Some((_, s)) = servers.into_iter().next() else {
         return Err("error: no session to serve".into());
     };
-    eprintln!("toolgate: {}", s.summary_on(catalog, label, "stdio"));
-    Ok(finish(toolgate_serve::serve_stdio(s.server)))
+    let summary = s.summary_on(catalog, label, "stdio");
+    Ok(finish(toolgate_serve::serve_stdio_announcing(
+        s.server,
+        || {
+            eprintln!("toolgate: {summary}");
+        },
+    )))
 }
 
 /// Where a selector value came from.
