@@ -7,7 +7,8 @@
 //!
 //! 1. front matter ([`document`]: the YAML decoded, the file's profiles),
 //! 2. calls ([`calls`]: regions, then every call form found and checked),
-//! 3. references ([`refs`]: prefixed, former and removed names outside calls, tags),
+//! 3. references ([`lists`]: the tool lists of host configurations; [`refs`]: prefixed,
+//!    former and removed names outside calls, tags),
 //! 4. parameters ([`mentions`]: parameters written beside a tool's name),
 //! 5. agent restrictions and front matter strings ([`front`]),
 //! 6. findings ([`document`]: severities, markers, positions).
@@ -17,6 +18,7 @@
 mod calls;
 mod document;
 mod front;
+mod lists;
 mod mentions;
 mod refs;
 mod shaped;
@@ -511,6 +513,7 @@ impl<'s> Linter<'s> {
         let mut doc = self.read_front_matter(path, text, mapped);
         let calls = self.find_calls(&mut doc);
         self.check_calls(&mut doc, calls);
+        self.check_host_lists(&mut doc);
         self.check_references(&mut doc);
         self.check_tags(&mut doc);
         self.check_shaped_names(&mut doc);

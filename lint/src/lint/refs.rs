@@ -7,7 +7,7 @@
 
 use crate::check::NameKind;
 use crate::forms;
-use crate::rules;
+use crate::rules::{self, Problem};
 use crate::scan::{Context, region_of};
 use crate::text::Span;
 
@@ -40,10 +40,8 @@ impl Linter<'_> {
         doc.put_regions(regions);
     }
 
-    /// One name written outside a call, in `context` (`None`: front matter or a settings
-    /// file): a current tool is used (a mention in the body), a former name is
-    /// `unknown-tool` with its new name, and an unknown one is `unknown-tool` when it is
-    /// removed or written where a tool name is expected (code, behind a specific prefix).
+    /// One name written outside a call, in `context` (`None`: front matter or a data file):
+    /// [`Linter::reference_problem`], noted in the document.
     fn check_reference(
         &self,
         doc: &mut Document<'_>,
@@ -51,6 +49,22 @@ impl Linter<'_> {
         context: Option<Context>,
         in_front: bool,
     ) {
+        if let Some(p) = self.reference_problem(doc, r, context, in_front) {
+            doc.problems.push((p, r.full));
+        }
+    }
+
+    /// What a name written outside a call is: a current tool is used (a mention in the
+    /// body), a former name is `unknown-tool` with its new name, and an unknown one is
+    /// `unknown-tool` when it is removed or written where a tool name is expected (code, a
+    /// data file, behind a specific prefix).
+    pub(super) fn reference_problem(
+        &self,
+        doc: &mut Document<'_>,
+        r: &Reference,
+        context: Option<Context>,
+        in_front: bool,
+    ) -> Option<Problem> {
         let server = &self.servers[r.server];
         let tool = r.name.of(doc.text);
         match server.checker.lookup(tool) {
@@ -61,24 +75,21 @@ impl Linter<'_> {
                         doc.mentions.push(r.full);
                     }
                 }
+                None
             }
-            NameKind::Former(_) => {
-                let mut p = server.checker.unknown_tool(tool, r.name);
-                p.span = r.name;
-                doc.problems.push((p, r.full));
-            }
+            NameKind::Former(_) => Some(server.checker.unknown_tool(tool, r.name)),
             NameKind::Unknown => {
                 let code_like = context.is_none_or(|c| c.is_code());
                 let removed = server.removed.iter().any(|n| n == tool);
                 if !removed && r.generic && !code_like {
-                    return;
+                    return None;
                 }
                 let mut p = server.checker.unknown_tool(tool, r.name);
                 if removed {
                     p.message = rules::unknown_tool::removed(tool);
                     p.suggestion = None;
                 }
-                doc.problems.push((p, r.full));
+                Some(p)
             }
         }
     }
