@@ -669,3 +669,163 @@ fn each_path_is_walked_with_its_own_configuration_globs() {
         )
     );
 }
+
+/// (path, rule, tool, line, column) of each finding of a `--format json` run.
+fn placed(o: &std::process::Output) -> Vec<(String, String, String, u64, u64)> {
+    let v: Value = serde_json::from_str(&stdout(o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)));
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_string(),
+                f["rule"].as_str().unwrap().to_string(),
+                f["tool"].as_str().unwrap_or("").to_string(),
+                f["line"].as_u64().unwrap(),
+                f["column"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Every stale entry of the hosts' tool lists in `skills-fixtures/host-tool-lists/` (each
+/// file written as its host documents it), as `(file, tool as written, line, column)`.
+const STALE_LIST_ENTRIES: &[(&str, &str, u64, u64)] = &[
+    (".codex/config.toml", "browser_snapshot", 5, 39),
+    (".codex/config.toml", "browser_clik", 5, 59),
+    (".codex/config.toml", "browser_type*", 5, 75),
+    (".codex/config.toml", "browser_install", 6, 20),
+    (".codex/config.toml", "browser_screenshot", 11, 29),
+    (".gemini/settings.json", "git_show", 7, 61),
+    (".gemini/settings.json", "git_diff*", 7, 73),
+    (".gemini/settings.json", "git_push", 8, 39),
+    ("opencode.json", "clock_zone_*", 9, 6),
+    ("opencode.json", "clock_convert", 13, 50),
+];
+
+fn expected_list_findings(base: &str) -> Vec<(String, String, String, u64, u64)> {
+    STALE_LIST_ENTRIES
+        .iter()
+        .map(|(file, tool, line, column)| {
+            (
+                format!("{base}{file}"),
+                "unknown-tool".to_string(),
+                tool.to_string(),
+                *line,
+                *column,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn host_tool_lists_are_references_at_their_place() {
+    // Codex's enabled_tools, disabled_tools and tool tables, Gemini CLI's includeTools and
+    // excludeTools, opencode's tools map (a pattern that matches nothing included), walked
+    // by default and checked against the servers toolgate.toml captures.
+    let o = run(&[
+        "lint",
+        "skills-fixtures/host-tool-lists",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        placed(&o),
+        expected_list_findings("skills-fixtures/host-tool-lists/")
+    );
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let by_tool = |t: &str| v.as_array().unwrap().iter().find(|f| f["tool"] == t).unwrap().clone();
+    assert_eq!(
+        by_tool("browser_snapshot")["suggestion"],
+        "browser_page_snapshot",
+        "a declared rename"
+    );
+    assert!(
+        by_tool("browser_install")["message"]
+            .as_str()
+            .unwrap()
+            .contains("removed")
+    );
+    // opencode's names are said as opencode writes them.
+    assert_eq!(by_tool("clock_convert")["suggestion"], "clock_convert_time");
+    assert_eq!(
+        by_tool("clock_zone_*")["message"],
+        "`clock_zone_*` matches none of the tools of the server `clock`"
+    );
+    assert_eq!(by_tool("clock_zone_*")["end_column"], 18);
+}
+
+#[test]
+fn host_tool_lists_are_checked_with_no_toolgate_toml_against_the_lock() {
+    // The same files at a repository's root: `toolgate lock` pins the servers (from the
+    // captures toolgate.toml names, as for a server that cannot start in CI); then, with no
+    // toolgate.toml at all, the servers come from the host configurations and their
+    // surfaces from toolgate.lock, and the lists are checked the same way.
+    let dir = scratch("host-tool-lists-zero-config");
+    common::copy_tree(&repo_root().join("skills-fixtures/host-tool-lists"), &dir);
+    std::fs::remove_file(dir.join("expected.txt")).unwrap();
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&dir)
+        .status()
+        .expect("git runs");
+    assert!(git.success());
+    let lock = toolgate().current_dir(&dir).arg("lock").output().unwrap();
+    assert_eq!(lock.status.code(), Some(0), "{}", stderr(&lock));
+    std::fs::remove_file(dir.join("toolgate.toml")).unwrap();
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // Without toolgate.toml nothing declares the rename or the removal: both are unknown.
+    assert_eq!(placed(&o), expected_list_findings(""));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v[0]["suggestion"], "browser_page_snapshot", "{v}");
+    // Fixed at the host file, the lint is clean there.
+    let codex = std::fs::read_to_string(dir.join(".codex/config.toml")).unwrap();
+    let fixed = codex
+        .replace("\"browser_snapshot\"", "\"browser_page_snapshot\"")
+        .replace("browser_clik", "browser_click")
+        .replace("browser_type*", "browser_type")
+        .replace("disabled_tools = [\"browser_install\"]", "disabled_tools = []")
+        .replace("\"browser_screenshot\"", "\"browser_click\"");
+    std::fs::write(dir.join(".codex/config.toml"), fixed).unwrap();
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", ".codex", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+}
+
+#[test]
+fn a_host_config_that_does_not_parse_is_exit_2_naming_the_place() {
+    let dir = scratch("host-tool-lists-bad");
+    write(
+        &dir.join("toolgate.toml"),
+        "discover = false\n\n[servers.git]\ntools_list = \"git.tools.json\"\n",
+    );
+    std::fs::copy(
+        repo_root().join("skills-fixtures/host-tool-lists/git.tools.json"),
+        dir.join("git.tools.json"),
+    )
+    .unwrap();
+    write(
+        &dir.join(".codex/config.toml"),
+        "[mcp_servers.git]\ncommand = \"uvx\"\nenabled_tools = \"git_status\"\n",
+    );
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", ".", "--format", "concise"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains(".codex/config.toml:3:17:"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -566,11 +566,13 @@ impl<'s> Linter<'s> {
     }
 }
 
-/// Whether `path` is a Claude Code settings file (`.claude/settings.json`,
-/// `settings.local.json`): JSON, where every string is a place for a tool name.
+/// Whether `path` is a data file: a Claude Code settings file (`.claude/settings.json`,
+/// `settings.local.json`) or another host's configuration (`.gemini/settings.json`,
+/// `opencode.jsonc`, `.codex/config.toml`): JSON, JSONC or TOML, where every string is a
+/// place for a tool name (no front matter, no Markdown body).
 pub fn is_settings_file(path: &str) -> bool {
     let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
-    name.ends_with(".json")
+    name.ends_with(".json") || name.ends_with(".jsonc") || name.ends_with(".toml")
 }
 
 /// Whether the front matter `tools:` of the file at `path` restricts what the agent may
