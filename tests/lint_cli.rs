@@ -699,6 +699,8 @@ const STALE_LIST_ENTRIES: &[(&str, &str, u64, u64)] = &[
     (".gemini/settings.json", "git_show", 7, 61),
     (".gemini/settings.json", "git_diff*", 7, 73),
     (".gemini/settings.json", "git_push", 8, 39),
+    (".roo/mcp.json", "git_stat", 6, 38),
+    (".roo/mcp.json", "git_reset", 7, 26),
     ("opencode.json", "clock_zone_*", 9, 6),
     ("opencode.json", "clock_convert", 13, 50),
 ];
@@ -721,8 +723,9 @@ fn expected_list_findings(base: &str) -> Vec<(String, String, String, u64, u64)>
 #[test]
 fn host_tool_lists_are_references_at_their_place() {
     // Codex's enabled_tools, disabled_tools and tool tables, Gemini CLI's includeTools and
-    // excludeTools, opencode's tools map (a pattern that matches nothing included), walked
-    // by default and checked against the servers toolgate.toml captures.
+    // excludeTools, Roo Code's alwaysAllow and disabledTools, opencode's tools map (a
+    // pattern that matches nothing included), walked by default and checked against the
+    // servers toolgate.toml captures.
     let o = run(&[
         "lint",
         "skills-fixtures/host-tool-lists",
@@ -825,6 +828,23 @@ fn a_host_config_that_does_not_parse_is_exit_2_naming_the_place() {
     assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
     assert!(
         stderr(&o).contains(".codex/config.toml:3:17:"),
+        "{}",
+        stderr(&o)
+    );
+    // The lists of a server no surface is named after are not checked, and the run says so.
+    std::fs::remove_file(dir.join(".codex/config.toml")).unwrap();
+    write(
+        &dir.join(".gemini/settings.json"),
+        r#"{"mcpServers": {"tracker": {"command": "t", "includeTools": ["anything"]}}}"#,
+    );
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", ".", "--format", "concise"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("the tool lists of the server `tracker` are not checked"),
         "{}",
         stderr(&o)
     );

@@ -45,7 +45,7 @@ pub const FILE_NAME: &str = "toolgate.toml";
 /// instructions (skills, Claude Code agents, commands, rules, memory files and settings,
 /// plugin folders, VS Code's custom agents, chat modes, prompt and instruction files,
 /// AGENTS.md, CLAUDE.md), and the host configurations whose tool lists choose a server's
-/// tools (Codex, Gemini CLI, opencode); docs/lint.md cites where each host documents them.
+/// tools (Codex, Gemini CLI, opencode, Roo Code); docs/lint.md cites where each host documents them.
 pub const DEFAULT_INCLUDE: &[&str] = &[
     "**/SKILL.md",
     "**/skills/**/*.md",
@@ -69,6 +69,7 @@ pub const DEFAULT_INCLUDE: &[&str] = &[
     "**/.gemini/settings.json",
     "**/opencode.json",
     "**/opencode.jsonc",
+    "**/.roo/mcp.json",
 ];
 
 /// The default includes as one regular expression in the syntax pre-commit's `files:` uses

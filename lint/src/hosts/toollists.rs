@@ -16,6 +16,10 @@
 //!   `A-Za-z0-9_-` made `_`), where `*` and `?` are wildcards. Entries of opencode's own
 //!   tools (`write`, `bash`) and patterns that start with no server's name are not
 //!   references to a server, and are left alone.
+//! - Roo Code `.roo/mcp.json`: `mcpServers.NAME` with `alwaysAllow` (tools run without
+//!   asking) and `disabledTools` (tools hidden from the agent); names as the server gives
+//!   them. Roo Code's servers are not among those `toolgate lock` pins: their lists are
+//!   checked when another host configuration or `toolgate.toml` names the server too.
 //!
 //! Claude Code's `permissions.allow` and `deny` need no reader of their own: their entries
 //! are prefixed names (`mcp__github__issue_read`), which the lint finds in any string of a
@@ -38,6 +42,8 @@ pub enum Format {
     Gemini,
     /// opencode `opencode.json` or `opencode.jsonc`.
     OpenCode,
+    /// Roo Code `.roo/mcp.json`.
+    Roo,
 }
 
 /// One entry of a tool list.
@@ -65,6 +71,8 @@ pub fn format_of(path: &str) -> Option<Format> {
         Some(Format::Gemini)
     } else if at("opencode.json") || at("opencode.jsonc") {
         Some(Format::OpenCode)
+    } else if at(".roo/mcp.json") {
+        Some(Format::Roo)
     } else {
         None
     }
@@ -76,15 +84,15 @@ pub fn format_of(path: &str) -> Option<Format> {
 pub fn read(format: Format, text: &str) -> Result<Vec<Listed>, String> {
     let mut out = match format {
         Format::Codex => read_codex(text)?,
-        Format::Gemini | Format::OpenCode => {
+        Format::Gemini | Format::OpenCode | Format::Roo => {
             super::formats::parse_json("", text, true)
                 .map_err(|e| e.trim_start_matches(':').to_string())?;
             let root = jsonc::tree(&jsonc::strip(text))
                 .ok_or_else(|| "cannot read its tool lists".to_string())?;
-            if format == Format::Gemini {
-                read_gemini(&root)
-            } else {
-                read_opencode(&root)
+            match format {
+                Format::Gemini => read_named(&root, &["includeTools", "excludeTools"]),
+                Format::Roo => read_named(&root, &["alwaysAllow", "disabledTools"]),
+                _ => read_opencode(&root),
             }
         }
     };
@@ -179,13 +187,14 @@ fn toml_inner(text: &str, span: std::ops::Range<usize>) -> Span {
     Span::new(span.start + quotes, span.end - quotes)
 }
 
-fn read_gemini(root: &Node) -> Vec<Listed> {
+/// The lists `keys` of each `mcpServers` entry, of names as the server gives them.
+fn read_named(root: &Node, keys: &[&str]) -> Vec<Listed> {
     let mut out = Vec::new();
     let Some(Node::Object(servers)) = root.get("mcpServers") else {
         return out;
     };
     for (server, _, def) in servers {
-        for key in ["includeTools", "excludeTools"] {
+        for &key in keys {
             for (value, span) in strings(def.get(key)) {
                 // `name(...)` in an include list selects the tool `name`.
                 let end = match (key, value.find('(')) {
@@ -290,6 +299,16 @@ mod tests {
     }
 
     #[test]
+    fn roo_code_lists() {
+        let text = r#"{"mcpServers": {"db": {"command": "x", "alwaysAllow": ["query"], "disabledTools": ["drop(x)"]}}}"#;
+        let l = read(Format::Roo, text).unwrap();
+        let w = written(text, &l);
+        // Only Gemini CLI's include list reads `(...)` as arguments.
+        assert_eq!(w[0].1, "query");
+        assert_eq!(w[1].1, "drop(x)");
+    }
+
+    #[test]
     fn opencode_keys_behind_a_server_name() {
         let text = r#"{"mcp": {"my.srv": {"type": "local", "command": ["x"]}, "my": {"type": "local", "command": ["y"]}},
             "tools": {"write": false, "my_srv_a": true, "my_*": false, "*": false},
@@ -322,6 +341,7 @@ mod tests {
         assert_eq!(format_of(".codex/config.toml"), Some(Format::Codex));
         assert_eq!(format_of("x/.gemini/settings.json"), Some(Format::Gemini));
         assert_eq!(format_of(".opencode/opencode.jsonc"), Some(Format::OpenCode));
+        assert_eq!(format_of(".roo/mcp.json"), Some(Format::Roo));
         assert_eq!(format_of("config.toml"), None);
         assert_eq!(format_of(".claude/settings.json"), None);
     }

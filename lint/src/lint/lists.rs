@@ -3,8 +3,8 @@
 //! entry names a tool of the server the list belongs to, and is judged as every other name
 //! written outside a call ([`Linter::reference_problem`]: a former name is renamed, a
 //! removed or unknown one is `unknown-tool`); a pattern that matches none of the server's
-//! tools is `unknown-tool` too. An entry of a server the lint has no surface for is left
-//! alone, as a name behind another server's prefix is.
+//! tools is `unknown-tool` too. The lists of a server the lint has no surface for are left
+//! unchecked, with a warning that says so.
 
 use crate::hosts::toollists::{self, Listed};
 use crate::rules;
@@ -28,14 +28,18 @@ impl Linter<'_> {
                 return;
             }
         };
-        for entry in listed {
+        let mut unknown_servers: Vec<&str> = Vec::new();
+        for entry in &listed {
             let Some(si) = self.servers.iter().position(|s| s.name == entry.server) else {
+                if !unknown_servers.contains(&entry.server.as_str()) {
+                    unknown_servers.push(&entry.server);
+                }
                 continue;
             };
             let name = Span::new(entry.written.start + entry.prefix, entry.written.end);
             doc.called.push(name.start);
             if entry.glob {
-                self.check_list_pattern(doc, si, &entry);
+                self.check_list_pattern(doc, si, entry);
                 continue;
             }
             let r = Reference {
@@ -57,6 +61,12 @@ impl Linter<'_> {
             p.tool = Some(written.to_string());
             p.span = entry.written;
             doc.problems.push((p, entry.written));
+        }
+        for server in unknown_servers {
+            doc.lint.warnings.push(format!(
+                "{}: the tool lists of the server `{server}` are not checked: no surface is named `{server}` (name it in toolgate.toml, or lock it from a host configuration)",
+                doc.path
+            ));
         }
     }
 
