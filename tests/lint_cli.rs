@@ -672,7 +672,8 @@ fn each_path_is_walked_with_its_own_configuration_globs() {
 
 /// (path, rule, tool, line, column) of each finding of a `--format json` run.
 fn placed(o: &std::process::Output) -> Vec<(String, String, String, u64, u64)> {
-    let v: Value = serde_json::from_str(&stdout(o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)));
+    let v: Value =
+        serde_json::from_str(&stdout(o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)));
     v.as_array()
         .unwrap()
         .iter()
@@ -738,7 +739,14 @@ fn host_tool_lists_are_references_at_their_place() {
         expected_list_findings("skills-fixtures/host-tool-lists/")
     );
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    let by_tool = |t: &str| v.as_array().unwrap().iter().find(|f| f["tool"] == t).unwrap().clone();
+    let by_tool = |t: &str| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["tool"] == t)
+            .unwrap()
+            .clone()
+    };
     assert_eq!(
         by_tool("browser_snapshot")["suggestion"],
         "browser_page_snapshot",
@@ -793,7 +801,10 @@ fn host_tool_lists_are_checked_with_no_toolgate_toml_against_the_lock() {
         .replace("\"browser_snapshot\"", "\"browser_page_snapshot\"")
         .replace("browser_clik", "browser_click")
         .replace("browser_type*", "browser_type")
-        .replace("disabled_tools = [\"browser_install\"]", "disabled_tools = []")
+        .replace(
+            "disabled_tools = [\"browser_install\"]",
+            "disabled_tools = []",
+        )
         .replace("\"browser_screenshot\"", "\"browser_click\"");
     std::fs::write(dir.join(".codex/config.toml"), fixed).unwrap();
     let o = toolgate()

@@ -171,7 +171,12 @@ impl Reader<'_> {
             _ => {
                 let b = self.text.as_bytes();
                 let start = self.at;
-                while self.at < b.len() && !matches!(b[self.at], b',' | b']' | b'}' | b' ' | b'\t' | b'\r' | b'\n') {
+                while self.at < b.len()
+                    && !matches!(
+                        b[self.at],
+                        b',' | b']' | b'}' | b' ' | b'\t' | b'\r' | b'\n'
+                    )
+                {
                     self.at += 1;
                 }
                 (self.at > start).then_some(Node::Scalar)

@@ -271,7 +271,14 @@ mod tests {
 
     fn written(text: &str, l: &[Listed]) -> Vec<(String, String, usize, bool)> {
         l.iter()
-            .map(|x| (x.server.clone(), x.written.of(text).to_string(), x.prefix, x.glob))
+            .map(|x| {
+                (
+                    x.server.clone(),
+                    x.written.of(text).to_string(),
+                    x.prefix,
+                    x.glob,
+                )
+            })
             .collect()
     }
 
@@ -283,7 +290,11 @@ mod tests {
         let names: Vec<&str> = w.iter().map(|x| x.1.as_str()).collect();
         assert_eq!(names, ["open", "shot", "gone", "click", "type"]);
         assert!(l.iter().all(|x| x.server == "pw" && x.prefix == 0));
-        let e = read(Format::Codex, "[mcp_servers.pw]\nenabled_tools = \"open\"\n").unwrap_err();
+        let e = read(
+            Format::Codex,
+            "[mcp_servers.pw]\nenabled_tools = \"open\"\n",
+        )
+        .unwrap_err();
         assert!(e.starts_with("2:17: "), "{e}");
     }
 
@@ -340,7 +351,10 @@ mod tests {
     fn formats_by_path() {
         assert_eq!(format_of(".codex/config.toml"), Some(Format::Codex));
         assert_eq!(format_of("x/.gemini/settings.json"), Some(Format::Gemini));
-        assert_eq!(format_of(".opencode/opencode.jsonc"), Some(Format::OpenCode));
+        assert_eq!(
+            format_of(".opencode/opencode.jsonc"),
+            Some(Format::OpenCode)
+        );
         assert_eq!(format_of(".roo/mcp.json"), Some(Format::Roo));
         assert_eq!(format_of("config.toml"), None);
         assert_eq!(format_of(".claude/settings.json"), None);

@@ -22,9 +22,10 @@ impl Linter<'_> {
         let listed = match toollists::read(format, doc.text) {
             Ok(l) => l,
             Err(e) => {
-                doc.lint
-                    .errors
-                    .push(format!("{}:{e}: its tool lists could not be checked", doc.path));
+                doc.lint.errors.push(format!(
+                    "{}:{e}: its tool lists could not be checked",
+                    doc.path
+                ));
                 return;
             }
         };
@@ -76,9 +77,12 @@ impl Linter<'_> {
         let written = entry.written.of(doc.text);
         let host_prefix = &written[..entry.prefix];
         let server = &self.servers[si];
-        let hit = server.checker.surface.tools.iter().any(|t| {
-            toollists::glob_matches(written, &format!("{host_prefix}{}", t.name))
-        });
+        let hit = server
+            .checker
+            .surface
+            .tools
+            .iter()
+            .any(|t| toollists::glob_matches(written, &format!("{host_prefix}{}", t.name)));
         if hit {
             return;
         }
