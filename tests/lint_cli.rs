@@ -692,6 +692,9 @@ fn placed(o: &std::process::Output) -> Vec<(String, String, String, u64, u64)> {
 /// Every stale entry of the hosts' tool lists in `skills-fixtures/host-tool-lists/` (each
 /// file written as its host documents it), as `(file, tool as written, line, column)`.
 const STALE_LIST_ENTRIES: &[(&str, &str, u64, u64)] = &[
+    // Claude Code's permission rules, prefixed names: `tool` is the name behind the prefix.
+    (".claude/settings.json", "tab_*", 4, 28),
+    (".claude/settings.json", "browser_run_code", 5, 29),
     (".codex/config.toml", "browser_snapshot", 5, 39),
     (".codex/config.toml", "browser_clik", 5, 59),
     (".codex/config.toml", "browser_type*", 5, 75),
@@ -794,7 +797,8 @@ fn host_tool_lists_are_checked_with_no_toolgate_toml_against_the_lock() {
     // Without toolgate.toml nothing declares the rename or the removal: both are unknown.
     assert_eq!(placed(&o), expected_list_findings(""));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(v[0]["suggestion"], "browser_page_snapshot", "{v}");
+    assert_eq!(v[2]["tool"], "browser_snapshot", "{v}");
+    assert_eq!(v[2]["suggestion"], "browser_page_snapshot", "{v}");
     // Fixed at the host file, the lint is clean there.
     let codex = std::fs::read_to_string(dir.join(".codex/config.toml")).unwrap();
     let fixed = codex

@@ -191,6 +191,8 @@ struct Reference {
     /// The tool name after the prefix.
     name: Span,
     generic: bool,
+    /// Whether `name` is a pattern (`get_*` in a settings file's `mcp__github__get_*`).
+    pattern: bool,
 }
 
 /// A call found in a text, ready to check.

@@ -7,7 +7,7 @@
 //! unchecked, with a warning that says so.
 
 use crate::hosts::toollists::{self, Listed};
-use crate::rules;
+use crate::rules::{self, Problem};
 use crate::text::Span;
 
 use super::{Document, Linter, Reference};
@@ -48,6 +48,7 @@ impl Linter<'_> {
                 full: entry.written,
                 name,
                 generic: false,
+                pattern: false,
             };
             let Some(mut p) = self.reference_problem(doc, &r, None, false) else {
                 continue;
@@ -71,29 +72,41 @@ impl Linter<'_> {
         }
     }
 
-    /// A pattern entry: `unknown-tool` when it matches none of the server's tools (written
-    /// with the list's prefix).
+    /// A pattern entry: [`Linter::pattern_problem`] of what follows the list's prefix.
     fn check_list_pattern(&self, doc: &mut Document<'_>, si: usize, entry: &Listed) {
         let written = entry.written.of(doc.text);
-        let host_prefix = &written[..entry.prefix];
+        if let Some(mut p) =
+            self.pattern_problem(si, written, &written[..entry.prefix], entry.written)
+        {
+            p.tool = Some(written.to_string());
+            doc.problems.push((p, entry.written));
+        }
+    }
+
+    /// `unknown-tool` for `pattern`, written at `span` (`*` any run of characters, `?` any
+    /// one), when it matches none of server `si`'s tools each written behind `host_prefix`.
+    pub(super) fn pattern_problem(
+        &self,
+        si: usize,
+        pattern: &str,
+        host_prefix: &str,
+        span: Span,
+    ) -> Option<Problem> {
         let server = &self.servers[si];
         let hit = server
             .checker
             .surface
             .tools
             .iter()
-            .any(|t| toollists::glob_matches(written, &format!("{host_prefix}{}", t.name)));
+            .any(|t| toollists::glob_matches(pattern, &format!("{host_prefix}{}", t.name)));
         if hit {
-            return;
+            return None;
         }
-        let mut p = server
-            .checker
-            .unknown_tool(&written[entry.prefix..], entry.written);
-        p.message = rules::unknown_tool::pattern_matches_none(written, &server.name);
-        p.tool = Some(written.to_string());
+        let mut p = server.checker.unknown_tool(pattern, span);
+        p.message = rules::unknown_tool::pattern_matches_none(pattern, &server.name);
         p.suggestion = None;
         p.fix = None;
-        doc.problems.push((p, entry.written));
+        Some(p)
     }
 }
 
