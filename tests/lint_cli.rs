@@ -864,3 +864,132 @@ fn a_host_config_that_does_not_parse_is_exit_2_naming_the_place() {
         stderr(&o)
     );
 }
+
+/// Line and column (1-based, in code points) of byte `at` of `text`.
+fn line_column(text: &str, at: usize) -> (u64, u64) {
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line as u64, column as u64)
+}
+
+#[test]
+fn real_host_tool_lists_of_wild_agents_are_checked_at_their_place() {
+    // Every file of ../shared/anchors/wild-agents that holds a host's tool lists (those
+    // repositories' Claude Code settings, the one host of this corpus whose lists are in
+    // the repository), placed where its host reads it and linted against the real
+    // github-mcp-server surface. The expected findings are worked out here on their own:
+    // each `mcp__github__NAME` permission entry whose NAME the surface lacks (or, for a
+    // pattern, matches none of its tools) is one `unknown-tool` at the entry's name.
+    let Some(shared) = shared() else { return };
+    let anchors = shared.join("anchors");
+    let index: Value = serde_json::from_str(
+        &std::fs::read_to_string(anchors.join("wild-agents/index.json")).unwrap(),
+    )
+    .unwrap();
+    let surface = anchors.join("wild/github-mcp-server/tools.json");
+    let tools: Value = serde_json::from_str(&std::fs::read_to_string(&surface).unwrap()).unwrap();
+    let names: Vec<&str> = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    let glob = |p: &str, n: &str| {
+        let (head, tail) = p.split_once('*').unwrap_or((p, ""));
+        n.starts_with(head) && n[head.len()..].ends_with(tail.trim_start_matches('*'))
+    };
+    let mut checked = 0;
+    for row in index.as_array().unwrap() {
+        let path = row["path"].as_str().unwrap();
+        let host_list_file = path.ends_with(".claude/settings.json")
+            || path.ends_with(".claude/settings.local.json")
+            || path.ends_with(".codex/config.toml")
+            || path.ends_with(".gemini/settings.json")
+            || path.ends_with("opencode.json")
+            || path.ends_with(".roo/mcp.json");
+        if !host_list_file {
+            continue;
+        }
+        assert!(
+            path.contains(".claude/"),
+            "{path}: a host config this test does not place yet"
+        );
+        let text = std::fs::read_to_string(
+            anchors
+                .join("wild-agents/files")
+                .join(row["saved_as"].as_str().unwrap()),
+        )
+        .unwrap();
+        let dir = scratch(&format!("wild-host-lists-{checked}"));
+        write(&dir.join(path), &text);
+        write(
+            &dir.join("toolgate.toml"),
+            &format!(
+                "discover = false\n\n[servers.github]\ntools_list = {:?}\n",
+                surface.display().to_string()
+            ),
+        );
+        let o = toolgate()
+            .current_dir(&dir)
+            .args(["lint", path, "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "{path}: {}",
+            stderr(&o)
+        );
+        let settings: Value = serde_json::from_str(&text).unwrap();
+        // Every permission entry of the server, at its name; the stale ones are wanted.
+        let mut entries = Vec::new();
+        let mut want = Vec::new();
+        let mut from = 0;
+        for key in ["allow", "deny", "ask"] {
+            for entry in settings["permissions"][key]
+                .as_array()
+                .into_iter()
+                .flatten()
+            {
+                let Some(name) = entry.as_str().and_then(|e| e.strip_prefix("mcp__github__"))
+                else {
+                    continue;
+                };
+                let quoted = format!("\"mcp__github__{name}\"");
+                let at = from + text[from..].find(&quoted).unwrap();
+                from = at + quoted.len();
+                let (line, column) = line_column(&text, at + 1 + "mcp__github__".len());
+                entries.push((line, column));
+                let stale = if name.contains('*') {
+                    !name.starts_with('*') && !names.iter().any(|n| glob(name, n))
+                } else {
+                    !name.is_empty() && !names.contains(&name)
+                };
+                if stale {
+                    want.push((
+                        path.to_string(),
+                        "unknown-tool".to_string(),
+                        name.to_string(),
+                        line,
+                        column,
+                    ));
+                }
+            }
+        }
+        let mut got: Vec<_> = placed(&o)
+            .into_iter()
+            .filter(|f| entries.contains(&(f.3, f.4)))
+            .collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{path}");
+        println!(
+            "{path}: {} permission entries, {} stale",
+            entries.len(),
+            want.len()
+        );
+        checked += 1;
+    }
+    println!("wild-agents host tool-list files checked: {checked}");
+    assert!(checked >= 4, "{checked}");
+}
