@@ -707,6 +707,7 @@ const STALE_LIST_ENTRIES: &[(&str, &str, u64, u64)] = &[
     (".roo/mcp.json", "git_reset", 7, 26),
     ("opencode.json", "clock_zone_*", 9, 6),
     ("opencode.json", "clock_convert", 13, 50),
+    ("opencode.json", "clock_now", 16, 36),
 ];
 
 fn expected_list_findings(base: &str) -> Vec<(String, String, String, u64, u64)> {

@@ -10,10 +10,12 @@
 //! - Gemini CLI `.gemini/settings.json`: `mcpServers.NAME` with `includeTools` and
 //!   `excludeTools`; names as the server gives them, an `includeTools` entry optionally
 //!   followed by `(...)`.
-//! - opencode `opencode.json(c)`, `.opencode/opencode.json(c)`: the `tools` map, at the top
-//!   and per agent (`agent.NAME.tools`, and the older `mode.NAME.tools`), keyed by the
-//!   names opencode gives MCP tools, `SERVER_TOOL` (the server's key with characters outside
-//!   `A-Za-z0-9_-` made `_`), where `*` and `?` are wildcards. Entries of opencode's own
+//! - opencode `opencode.json(c)`, `.opencode/opencode.json(c)`: the `tools` map and the
+//!   `permission` map opencode merged it into, at the top and per agent (`agent.NAME`, and
+//!   the older `mode.NAME`), keyed by the names opencode gives MCP tools, `SERVER_TOOL` (the
+//!   server's key with characters outside `A-Za-z0-9_-` made `_`), where `*` and `?` are
+//!   wildcards; a pattern whose text before its first wildcard is a server's name
+//!   (`my-mcp*`) is that server's. Entries of opencode's own
 //!   tools (`write`, `bash`) and patterns that start with no server's name are not
 //!   references to a server, and are left alone.
 //! - Roo Code `.roo/mcp.json`: `mcpServers.NAME` with `alwaysAllow` (tools run without
@@ -55,8 +57,12 @@ pub struct Listed {
     /// `(...)`).
     pub written: Span,
     /// How many of its bytes the host's prefix takes (opencode's `SERVER_`); 0 for a name
-    /// as the server gives it.
+    /// as the server gives it, or a pattern that writes the prefix only in part
+    /// (`my-mcp*`).
     pub prefix: usize,
+    /// The prefix the host writes the server's tools under in this list (`SERVER_`), empty
+    /// for the server's own names.
+    pub host_prefix: String,
     /// Whether it is a pattern (`*`, `?`), not a name.
     pub glob: bool,
 }
@@ -163,6 +169,7 @@ fn read_codex(text: &str) -> Result<Vec<Listed>, String> {
                 server: server.clone(),
                 written: toml_inner(text, name.span()),
                 prefix: 0,
+                host_prefix: String::new(),
                 glob: false,
             });
         }
@@ -205,6 +212,7 @@ fn read_named(root: &Node, keys: &[&str]) -> Vec<Listed> {
                     server: server.clone(),
                     written: Span::new(span.start, end),
                     prefix: 0,
+                    host_prefix: String::new(),
                     glob: false,
                 });
             }
@@ -226,29 +234,52 @@ fn read_opencode(root: &Node) -> Vec<Listed> {
     }
     // The longest name first: `gh_enterprise_` before `gh_`.
     servers.sort_by_key(|(_, p)| std::cmp::Reverse(p.len()));
-    let mut maps: Vec<&Node> = root.get("tools").into_iter().collect();
-    for section in ["agent", "mode"] {
-        if let Some(Node::Object(agents)) = root.get(section) {
-            maps.extend(agents.iter().filter_map(|(_, _, a)| a.get("tools")));
+    // `tools` (true or false per name) and, since opencode merged it into them,
+    // `permission` (allow, ask or deny per name), at the top, per agent and per mode.
+    let mut maps: Vec<&Node> = Vec::new();
+    for key in ["tools", "permission"] {
+        maps.extend(root.get(key));
+        for section in ["agent", "mode"] {
+            if let Some(Node::Object(agents)) = root.get(section) {
+                maps.extend(agents.iter().filter_map(|(_, _, a)| a.get(key)));
+            }
         }
     }
     let mut out = Vec::new();
     for map in maps {
         let Node::Object(entries) = map else { continue };
         for (key, span, _) in entries {
-            let Some((server, prefix)) = servers.iter().find(|(_, p)| key.starts_with(p.as_str()))
-            else {
-                continue;
-            };
-            out.push(Listed {
-                server: server.clone(),
-                written: *span,
-                prefix: prefix.len(),
-                glob: key.contains(['*', '?']),
-            });
+            if let Some(l) = opencode_entry(&servers, key, *span) {
+                out.push(l);
+            }
         }
     }
     out
+}
+
+/// The entry `key` of an opencode map, when it names a tool of one of `servers` (key,
+/// prefix): written behind the server's prefix (`clock_now`, `clock_*`), or a pattern
+/// whose text before its first wildcard is the server's name (`my-mcp*`).
+fn opencode_entry(servers: &[(String, String)], key: &str, span: Span) -> Option<Listed> {
+    let glob = key.contains(['*', '?']);
+    let (server, prefix, taken) = match servers.iter().find(|(_, p)| key.starts_with(p.as_str())) {
+        Some((s, p)) => (s, p, p.len()),
+        None if glob => {
+            let head = &key[..key.find(['*', '?']).unwrap_or(key.len())];
+            let (s, p) = servers
+                .iter()
+                .find(|(_, p)| !head.is_empty() && p.strip_suffix('_') == Some(head))?;
+            (s, p, 0)
+        }
+        None => return None,
+    };
+    Some(Listed {
+        server: server.clone(),
+        written: span,
+        prefix: taken,
+        host_prefix: prefix.clone(),
+        glob,
+    })
 }
 
 /// The strings of an array (its other items left out).
@@ -270,6 +301,11 @@ mod tests {
     use super::*;
 
     fn written(text: &str, l: &[Listed]) -> Vec<(String, String, usize, bool)> {
+        // The host's prefix is the written one wherever the entry writes it whole.
+        assert!(
+            l.iter()
+                .all(|x| x.prefix == 0 || x.host_prefix.len() == x.prefix)
+        );
         l.iter()
             .map(|x| {
                 (
@@ -323,6 +359,7 @@ mod tests {
     fn opencode_keys_behind_a_server_name() {
         let text = r#"{"mcp": {"my.srv": {"type": "local", "command": ["x"]}, "my": {"type": "local", "command": ["y"]}},
             "tools": {"write": false, "my_srv_a": true, "my_*": false, "*": false},
+            "permission": {"my*": "deny", "bash": {"*": "ask"}},
             "agent": {"r": {"tools": {"my_srv_b?": true}}}}"#;
         let l = read(Format::OpenCode, text).unwrap();
         let w = written(text, &l);
@@ -331,6 +368,7 @@ mod tests {
             [
                 ("my.srv".to_string(), "my_srv_a".to_string(), 7, false),
                 ("my".to_string(), "my_*".to_string(), 3, true),
+                ("my".to_string(), "my*".to_string(), 0, true),
                 ("my.srv".to_string(), "my_srv_b?".to_string(), 7, true),
             ]
         );

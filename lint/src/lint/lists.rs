@@ -54,9 +54,9 @@ impl Linter<'_> {
                 continue;
             };
             let written = entry.written.of(doc.text);
-            if entry.prefix > 0 {
+            if !entry.host_prefix.is_empty() {
                 // Said in the list's own spelling: opencode's `SERVER_TOOL`.
-                let host_prefix = &written[..entry.prefix];
+                let host_prefix = &entry.host_prefix;
                 p.suggestion = p.suggestion.map(|s| format!("{host_prefix}{s}"));
                 p.message = respelled(&p.message, name.of(doc.text), host_prefix);
             }
@@ -72,12 +72,11 @@ impl Linter<'_> {
         }
     }
 
-    /// A pattern entry: [`Linter::pattern_problem`] of what follows the list's prefix.
+    /// A pattern entry: [`Linter::pattern_problem`], the server's tools behind the list's
+    /// prefix.
     fn check_list_pattern(&self, doc: &mut Document<'_>, si: usize, entry: &Listed) {
         let written = entry.written.of(doc.text);
-        if let Some(mut p) =
-            self.pattern_problem(si, written, &written[..entry.prefix], entry.written)
-        {
+        if let Some(mut p) = self.pattern_problem(si, written, &entry.host_prefix, entry.written) {
             p.tool = Some(written.to_string());
             doc.problems.push((p, entry.written));
         }
