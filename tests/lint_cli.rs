@@ -769,6 +769,21 @@ fn host_tool_lists_are_references_at_their_place() {
         "`clock_zone_*` matches none of the tools of the server `clock`"
     );
     assert_eq!(by_tool("clock_zone_*")["end_column"], 18);
+    // `--fix` rewrites a declared rename in the host's list, and nothing else there.
+    let dir = scratch("host-tool-lists-fix");
+    common::copy_tree(&repo_root().join("skills-fixtures/host-tool-lists"), &dir);
+    let before = std::fs::read_to_string(dir.join(".codex/config.toml")).unwrap();
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", ".", "--fix", "--format", "concise"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let after = std::fs::read_to_string(dir.join(".codex/config.toml")).unwrap();
+    assert_eq!(
+        after,
+        before.replace("\"browser_snapshot\"", "\"browser_page_snapshot\"")
+    );
 }
 
 #[test]
