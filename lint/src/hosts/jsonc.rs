@@ -98,7 +98,9 @@ impl Node {
 /// for text that is not (the caller says why, from `serde_json`'s error) or that nests
 /// deeper than 128 levels, where `serde_json` stops too.
 pub fn tree(text: &str) -> Option<Node> {
-    let mut r = Reader { text, at: 0 };
+    // A UTF-8 byte order mark is no part of the value (serde_json is given the text without it).
+    let at = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut r = Reader { text, at };
     let node = r.value(0)?;
     r.blank();
     (r.at == text.len()).then_some(node)
@@ -238,6 +240,12 @@ mod tests {
         };
         assert_eq!(&text[m[0].1.range()], "c");
         assert_eq!(super::tree("{\"a\": }"), None);
+        let bom = "\u{feff}{\"k\": \"v\"}";
+        let Some(super::Node::String(_, span)) = super::tree(bom).and_then(|t| t.get("k").cloned())
+        else {
+            panic!()
+        };
+        assert_eq!(&bom[span.range()], "v");
         assert_eq!(super::tree(&"[".repeat(200)), None);
     }
 

@@ -58,7 +58,7 @@ impl Linter<'_> {
                 // Said in the list's own spelling: opencode's `SERVER_TOOL`.
                 let host_prefix = &entry.host_prefix;
                 p.suggestion = p.suggestion.map(|s| format!("{host_prefix}{s}"));
-                p.message = respelled(&p.message, name.of(doc.text), host_prefix);
+                p.message = respelled(&p.message, host_prefix);
             }
             p.tool = Some(written.to_string());
             p.span = entry.written;
@@ -109,9 +109,9 @@ impl Linter<'_> {
     }
 }
 
-/// `message`, which names the tool `tool` and the tools it suggests by the server's own
-/// names, with each of those names behind `host_prefix`.
-fn respelled(message: &str, tool: &str, host_prefix: &str) -> String {
+/// `message`, which names a tool and the tools it suggests by the server's own names (each
+/// in backticks), with each of those names behind `host_prefix`.
+fn respelled(message: &str, host_prefix: &str) -> String {
     let mut out = String::with_capacity(message.len() + 2 * host_prefix.len());
     let mut rest = message;
     // Every backticked name in the message is a tool's.
@@ -121,7 +121,7 @@ fn respelled(message: &str, tool: &str, host_prefix: &str) -> String {
         };
         out.push_str(&rest[..=open]);
         let name = &rest[open + 1..close];
-        if !name.is_empty() && (name == tool || !name.contains(' ')) {
+        if !name.is_empty() && !name.contains(' ') {
             out.push_str(host_prefix);
         }
         out.push_str(name);
@@ -139,13 +139,12 @@ mod tests {
         assert_eq!(
             super::respelled(
                 "unknown tool `convert` (did you mean `convert_time`?)",
-                "convert",
                 "time_"
             ),
             "unknown tool `time_convert` (did you mean `time_convert_time`?)"
         );
         assert_eq!(
-            super::respelled("unknown tool `a`: it was renamed to `b`", "a", "s_"),
+            super::respelled("unknown tool `a`: it was renamed to `b`", "s_"),
             "unknown tool `s_a`: it was renamed to `s_b`"
         );
     }
