@@ -8,11 +8,11 @@
 //!
 //! A module circle is a cycle of imports between files of one crate: every path a file's
 //! non-test code names (`use` items and paths in code, `crate::`, `super::`, `self::` or a
-//! child module's name first) is an arrow to the file module it reaches, but for a module's
-//! paths up to its own parent or ancestor (`use super::Item`): that is how Rust nests
-//! modules, a child reading the house it stands in. A parent's paths down into its child
-//! (`child::f()`) are arrows like any other, so a loop closed through a parent and its child
-//! is a circle (`rules` -> `rules::a` -> `check` -> `rules`).
+//! child module's name first) is an arrow to the file module it reaches. A loop among the
+//! modules inside one of them that only a child's arrow up to its parent closes (`use
+//! super::Item`) is how Rust nests modules; any other loop through a parent and its child is
+//! a circle, as one that leaves the parent's house (`rules` -> `rules::a` -> `check` ->
+//! `rules`).
 //!
 //! `cargo test --test code_shape -- --nocapture` prints the figures.
 
@@ -393,7 +393,7 @@ fn absolute(
 
 /// The import graph of one crate between its file modules: an arrow from each file to each
 /// other file module its paths name (the longest one a path names: `crate::a::b::Item` is
-/// `a::b` when that is a file, else `a`), none up to its own ancestors.
+/// `a::b` when that is a file, else `a`).
 fn import_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let files = source_files(src);
     let modules: Vec<Vec<String>> = files.iter().map(|f| module_of(src, f)).collect();
@@ -411,7 +411,7 @@ fn import_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
                 .filter(|m| !m.is_empty() && path.len() > m.len() && path[1..=m.len()] == m[..])
                 .max_by_key(|m| m.len());
             if let Some(to) = target
-                && !from.starts_with(to)
+                && to != from
             {
                 edges.entry(name.clone()).or_default().insert(to.join("::"));
             }
@@ -420,11 +420,43 @@ fn import_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     edges
 }
 
+/// Whether module `m` is `p` or inside it (`p::x`).
+fn inside(m: &str, p: &str) -> bool {
+    m == p || m.strip_prefix(p).is_some_and(|r| r.starts_with("::"))
+}
+
+/// The module circles of a crate's import graph `edges`. A loop that only a child's arrow
+/// up to its own parent or ancestor closes, among modules all inside one of them, is how
+/// Rust nests modules (`hosts` names its children, `hosts::plugins` names
+/// `hosts::formats`, which reads `hosts`' types through `super::`). Every other loop is a
+/// circle: one that needs no arrow up (two children naming each other), and one that leaves
+/// the house of every module on it, whatever arrows close it (`rules` -> `rules::a` ->
+/// `check` -> `rules`: `check` is no part of `rules`).
+fn module_circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    let down: BTreeMap<String, BTreeSet<String>> = edges
+        .iter()
+        .map(|(from, to)| {
+            let to = to.iter().filter(|t| !inside(from, t)).cloned().collect();
+            (from.clone(), to)
+        })
+        .collect();
+    let housed = |c: &[String]| c.iter().any(|p| c.iter().all(|m| inside(m, p)));
+    let mut out: Vec<Vec<String>> = circles(edges).into_iter().filter(|c| !housed(c)).collect();
+    // A loop without an arrow up, inside a tangle not yet told.
+    for c in circles(&down) {
+        if !out.iter().any(|o| c.iter().all(|m| o.contains(m))) {
+            out.push(c);
+        }
+    }
+    out.sort();
+    out
+}
+
 #[test]
 fn no_module_circle_inside_a_crate() {
     let mut found = Vec::new();
     for (krate, src) in crate_sources() {
-        for circle in circles(&import_graph(&src)) {
+        for circle in module_circles(&import_graph(&src)) {
             found.push(format!("{krate}: {}", circle.join(" <-> ")));
         }
     }
@@ -520,7 +552,7 @@ fn a_circle_through_a_parent_and_its_child_is_found() {
     ];
     let dir = crate_of("circle", &files);
     assert_eq!(
-        circles(&import_graph(&dir)),
+        module_circles(&import_graph(&dir)),
         vec![vec![
             "check".to_string(),
             "rules".to_string(),
@@ -543,7 +575,39 @@ fn a_circle_through_a_parent_and_its_child_is_found() {
         "use super::{Problem, Rule};\npub const NAME: &str = \"x\";\npub fn f() -> Problem { Problem(Rule::A) }\n",
     );
     let dir2 = crate_of("cut", &cut);
-    assert!(circles(&import_graph(&dir2)).is_empty());
+    assert!(module_circles(&import_graph(&dir2)).is_empty());
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&dir2);
+}
+
+#[test]
+fn a_loop_inside_one_module_is_nesting_and_one_through_an_outside_file_is_a_circle() {
+    let graph = |pairs: &[(&str, &str)]| {
+        let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (a, b) in pairs {
+            g.entry(a.to_string()).or_default().insert(b.to_string());
+            g.entry(b.to_string()).or_default();
+        }
+        g
+    };
+    // `hosts`: the parent names its children, one child its sibling, and each reads the
+    // parent's types.
+    let hosts = [
+        ("h", "h::p"),
+        ("h", "h::f"),
+        ("h::p", "h::f"),
+        ("h::p", "h"),
+        ("h::f", "h"),
+    ];
+    assert!(module_circles(&graph(&hosts)).is_empty());
+    // Two children naming each other.
+    let siblings = [("h::p", "h::f"), ("h::f", "h::p")];
+    assert_eq!(module_circles(&graph(&siblings)).len(), 1);
+    // The parent names a file outside it, which names a child that reads the parent: the
+    // loop leaves the house, and it is a circle even though a child's arrow up closes it.
+    let through = [("a", "x"), ("x", "a::c"), ("a::c", "a")];
+    assert_eq!(
+        module_circles(&graph(&through)),
+        vec![vec!["a".to_string(), "a::c".to_string(), "x".to_string()]]
+    );
 }
