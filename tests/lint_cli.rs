@@ -1009,3 +1009,40 @@ fn real_host_tool_lists_of_wild_agents_are_checked_at_their_place() {
     println!("wild-agents host tool-list files checked: {checked}");
     assert!(checked >= 4, "{checked}");
 }
+
+#[test]
+fn lock_check_names_the_host_tool_list_entries_a_server_change_breaks() {
+    // The host lists are references like any other: when a pinned server drops a tool,
+    // `lock --check` names each list entry that named it, at its line and column.
+    let dir = scratch("host-tool-lists-lock-check");
+    common::copy_tree(&repo_root().join("skills-fixtures/host-tool-lists"), &dir);
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&dir)
+        .status()
+        .expect("git runs");
+    assert!(git.success());
+    let o = toolgate().current_dir(&dir).arg("lock").output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let capture = dir.join("git.tools.json");
+    let mut tools: Value =
+        serde_json::from_str(&std::fs::read_to_string(&capture).unwrap()).unwrap();
+    tools["tools"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|t| t["name"] != "git_status");
+    std::fs::write(&capture, tools.to_string()).unwrap();
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lock", "--check"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    for place in [".gemini/settings.json:7:25:", ".roo/mcp.json:6:24:"] {
+        assert!(
+            out.contains(&format!("breaks {place} names `git_status`")),
+            "{out}"
+        );
+    }
+}
