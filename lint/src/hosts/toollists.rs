@@ -70,7 +70,10 @@ pub struct Listed {
 /// The format of the file shown as `path`, when it is one with tool lists.
 pub fn format_of(path: &str) -> Option<Format> {
     // Asked of every file the lint reads: most are Markdown, and need no copy of their path.
-    if ![".toml", ".json", ".jsonc"].iter().any(|e| path.ends_with(e)) {
+    if ![".toml", ".json", ".jsonc"]
+        .iter()
+        .any(|e| path.ends_with(e))
+    {
         return None;
     }
     let p = path.replace('\\', "/");
