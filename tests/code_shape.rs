@@ -6,9 +6,13 @@
 //! comments excluded). Test code is left out: files under `tests/`, `benches/`, `fuzz/` and
 //! `examples/`, files named `tests.rs`, `#[cfg(test)]` items and `#[test]` functions.
 //!
-//! A module circle is a cycle of `use crate::...` imports between files of one crate that
-//! are not parent and child of each other (`use super::` between a parent and its child is
-//! how Rust nests modules, not a circle).
+//! A module circle is a cycle of imports between files of one crate: every path a file's
+//! non-test code names (`use` items and paths in code, `crate::`, `super::`, `self::` or a
+//! child module's name first) is an arrow to the file module it reaches. A loop among the
+//! modules inside one of them that only a child's arrow up to its parent closes (`use
+//! super::Item`) is how Rust nests modules; any other loop through a parent and its child is
+//! a circle, as one that leaves the parent's house (`rules` -> `rules::a` -> `check` ->
+//! `rules`).
 //!
 //! `cargo test --test code_shape -- --nocapture` prints the figures.
 
@@ -93,11 +97,17 @@ struct Function {
     lines: usize,
 }
 
-/// Collects the functions of one file, and the `use crate::...` paths of its non-test code.
+/// Collects the functions of one file, and the paths of its non-test code that may name a
+/// module of the crate.
 struct FileVisitor<'a> {
     file: &'a Path,
     functions: Vec<Function>,
-    uses: Vec<Vec<String>>,
+    /// Each path with the inline modules it is written in (`mod a { ... }`).
+    uses: Vec<(Vec<String>, Vec<String>)>,
+    /// The modules the file declares with `mod name;` (its children).
+    children: Vec<String>,
+    /// The inline modules the visitor is in.
+    inline: Vec<String>,
 }
 
 impl FileVisitor<'_> {
@@ -168,9 +178,26 @@ impl<'ast> Visit<'ast> for FileVisitor<'_> {
     }
 
     fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
-        if !is_test(&m.attrs) {
-            syn::visit::visit_item_mod(self, m);
+        if is_test(&m.attrs) {
+            return;
         }
+        if m.content.is_none() {
+            if self.inline.is_empty() {
+                self.children.push(m.ident.to_string());
+            }
+            return;
+        }
+        self.inline.push(m.ident.to_string());
+        syn::visit::visit_item_mod(self, m);
+        self.inline.pop();
+    }
+
+    fn visit_path(&mut self, p: &'ast syn::Path) {
+        if p.leading_colon.is_none() && p.segments.len() > 1 {
+            let segments = p.segments.iter().map(|s| s.ident.to_string()).collect();
+            self.uses.push((self.inline.clone(), segments));
+        }
+        syn::visit::visit_path(self, p);
     }
 
     fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
@@ -185,15 +212,13 @@ impl<'ast> Visit<'ast> for FileVisitor<'_> {
         }
         let mut paths = Vec::new();
         use_paths(&u.tree, &mut Vec::new(), &mut paths);
-        self.uses.extend(
-            paths
-                .into_iter()
-                .filter(|p| p.first().is_some_and(|s| s == "crate")),
-        );
+        let inline = self.inline.clone();
+        self.uses
+            .extend(paths.into_iter().map(|p| (inline.clone(), p)));
     }
 }
 
-/// A parsed file: its functions and its `use crate::` paths.
+/// A parsed file: its functions and the paths it names.
 fn visit(file: &Path) -> FileVisitor<'_> {
     let text = std::fs::read_to_string(file).expect("a readable source file");
     let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
@@ -201,6 +226,8 @@ fn visit(file: &Path) -> FileVisitor<'_> {
         file,
         functions: Vec::new(),
         uses: Vec::new(),
+        children: Vec::new(),
+        inline: Vec::new(),
     };
     v.visit_file(&ast);
     v
@@ -332,7 +359,41 @@ fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     s.out
 }
 
-/// The import graph of one crate between its file modules, parent-child links left out.
+/// The module a path names from module `from` (written inside its inline modules
+/// `inline`), `crate` first: `crate::a::b`, `super::x` and `self::x` as Rust reads them, and
+/// a path starting with one of the file's `children` as that child's; `None` for any
+/// other path (an external crate, a local type).
+fn absolute(
+    from: &[String],
+    inline: &[String],
+    children: &[String],
+    path: &[String],
+) -> Option<Vec<String>> {
+    let mut here: Vec<String> = from.iter().chain(inline).cloned().collect();
+    let first = path.first()?;
+    let rest = match first.as_str() {
+        "crate" => return Some(path.to_vec()),
+        "self" => &path[1..],
+        "super" => {
+            let mut rest = path;
+            while rest.first().is_some_and(|s| s == "super") {
+                here.pop()?;
+                rest = &rest[1..];
+            }
+            rest
+        }
+        name if inline.is_empty() && children.iter().any(|c| c == name) => path,
+        _ => return None,
+    };
+    let mut out = vec!["crate".to_string()];
+    out.extend(here);
+    out.extend(rest.iter().cloned());
+    Some(out)
+}
+
+/// The import graph of one crate between its file modules: an arrow from each file to each
+/// other file module its paths name (the longest one a path names: `crate::a::b::Item` is
+/// `a::b` when that is a file, else `a`).
 fn import_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let files = source_files(src);
     let modules: Vec<Vec<String>> = files.iter().map(|f| module_of(src, f)).collect();
@@ -340,16 +401,18 @@ fn import_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     for (file, from) in files.iter().zip(&modules) {
         let name = from.join("::");
         edges.entry(name.clone()).or_default();
-        for path in visit(file).uses {
-            // The longest file module the path names (`crate::a::b::Item` -> `a::b` when that is
-            // a file, else `a`).
+        let v = visit(file);
+        for (inline, path) in &v.uses {
+            let Some(path) = absolute(from, inline, &v.children, path) else {
+                continue;
+            };
             let target = modules
                 .iter()
                 .filter(|m| !m.is_empty() && path.len() > m.len() && path[1..=m.len()] == m[..])
                 .max_by_key(|m| m.len());
-            let Some(to) = target else { continue };
-            let related = from.starts_with(to) || to.starts_with(from);
-            if !related {
+            if let Some(to) = target
+                && to != from
+            {
                 edges.entry(name.clone()).or_default().insert(to.join("::"));
             }
         }
@@ -357,11 +420,43 @@ fn import_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     edges
 }
 
+/// Whether module `m` is `p` or inside it (`p::x`).
+fn inside(m: &str, p: &str) -> bool {
+    m == p || m.strip_prefix(p).is_some_and(|r| r.starts_with("::"))
+}
+
+/// The module circles of a crate's import graph `edges`. A loop that only a child's arrow
+/// up to its own parent or ancestor closes, among modules all inside one of them, is how
+/// Rust nests modules (`hosts` names its children, `hosts::plugins` names
+/// `hosts::formats`, which reads `hosts`' types through `super::`). Every other loop is a
+/// circle: one that needs no arrow up (two children naming each other), and one that leaves
+/// the house of every module on it, whatever arrows close it (`rules` -> `rules::a` ->
+/// `check` -> `rules`: `check` is no part of `rules`).
+fn module_circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    let down: BTreeMap<String, BTreeSet<String>> = edges
+        .iter()
+        .map(|(from, to)| {
+            let to = to.iter().filter(|t| !inside(from, t)).cloned().collect();
+            (from.clone(), to)
+        })
+        .collect();
+    let housed = |c: &[String]| c.iter().any(|p| c.iter().all(|m| inside(m, p)));
+    let mut out: Vec<Vec<String>> = circles(edges).into_iter().filter(|c| !housed(c)).collect();
+    // A loop without an arrow up, inside a tangle not yet told.
+    for c in circles(&down) {
+        if !out.iter().any(|o| c.iter().all(|m| o.contains(m))) {
+            out.push(c);
+        }
+    }
+    out.sort();
+    out
+}
+
 #[test]
 fn no_module_circle_inside_a_crate() {
     let mut found = Vec::new();
     for (krate, src) in crate_sources() {
-        for circle in circles(&import_graph(&src)) {
+        for circle in module_circles(&import_graph(&src)) {
             found.push(format!("{krate}: {}", circle.join(" <-> ")));
         }
     }
@@ -388,4 +483,131 @@ fn the_circle_finder_finds_a_circle_and_no_false_one() {
         vec![vec!["a".to_string(), "b".to_string(), "c".to_string()]]
     );
     assert!(circles(&graph(&[("a", "b"), ("b", "c"), ("a", "c")])).is_empty());
+    // How paths are read: a child by its name, the parent by `super::`, never a crate.
+    assert_eq!(
+        absolute(
+            &["rules".into()],
+            &[],
+            &["too_many_tools".into()],
+            &["too_many_tools".into(), "NAME".into()]
+        ),
+        Some(vec![
+            "crate".into(),
+            "rules".into(),
+            "too_many_tools".into(),
+            "NAME".into()
+        ])
+    );
+    assert_eq!(
+        absolute(
+            &["lint".into(), "calls".into()],
+            &[],
+            &[],
+            &["super".into(), "Linter".into()]
+        ),
+        Some(vec!["crate".into(), "lint".into(), "Linter".into()])
+    );
+    assert_eq!(
+        absolute(
+            &["a".into()],
+            &[],
+            &[],
+            &["serde".into(), "Deserialize".into()]
+        ),
+        None
+    );
+}
+
+/// Writes a crate's `src` of `files` (path, text) under a fresh folder and returns it.
+fn crate_of(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("toolgate-code-shape-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, text) in files {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_circle_through_a_parent_and_its_child_is_found() {
+    // The shape lint/src had: a rule module reaching back up for a type of `check`, which
+    // names the rules, whose parent names the rule module's constants.
+    let files = [
+        ("lib.rs", "mod check;\nmod rules;\n"),
+        (
+            "check.rs",
+            "use crate::rules::Rule;\npub struct Problem(pub Rule);\n",
+        ),
+        (
+            "rules/mod.rs",
+            "pub mod too_many;\npub enum Rule { A }\npub fn name() -> &'static str { too_many::NAME }\n",
+        ),
+        (
+            "rules/too_many.rs",
+            "use crate::check::Problem;\nuse super::Rule;\npub const NAME: &str = \"x\";\npub fn f() -> Problem { Problem(Rule::A) }\n",
+        ),
+    ];
+    let dir = crate_of("circle", &files);
+    assert_eq!(
+        module_circles(&import_graph(&dir)),
+        vec![vec![
+            "check".to_string(),
+            "rules".to_string(),
+            "rules::too_many".to_string()
+        ]]
+    );
+    // The type moved down to the rules: the child reads its parent, the parent its child,
+    // and that is nesting, no circle.
+    let mut cut = files;
+    cut[1] = (
+        "check.rs",
+        "use crate::rules::{Problem, Rule};\npub fn f(_: Problem, _: Rule) {}\n",
+    );
+    cut[2] = (
+        "rules/mod.rs",
+        "pub mod too_many;\npub enum Rule { A }\npub struct Problem(pub Rule);\npub fn name() -> &'static str { too_many::NAME }\n",
+    );
+    cut[3] = (
+        "rules/too_many.rs",
+        "use super::{Problem, Rule};\npub const NAME: &str = \"x\";\npub fn f() -> Problem { Problem(Rule::A) }\n",
+    );
+    let dir2 = crate_of("cut", &cut);
+    assert!(module_circles(&import_graph(&dir2)).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&dir2);
+}
+
+#[test]
+fn a_loop_inside_one_module_is_nesting_and_one_through_an_outside_file_is_a_circle() {
+    let graph = |pairs: &[(&str, &str)]| {
+        let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (a, b) in pairs {
+            g.entry(a.to_string()).or_default().insert(b.to_string());
+            g.entry(b.to_string()).or_default();
+        }
+        g
+    };
+    // `hosts`: the parent names its children, one child its sibling, and each reads the
+    // parent's types.
+    let hosts = [
+        ("h", "h::p"),
+        ("h", "h::f"),
+        ("h::p", "h::f"),
+        ("h::p", "h"),
+        ("h::f", "h"),
+    ];
+    assert!(module_circles(&graph(&hosts)).is_empty());
+    // Two children naming each other.
+    let siblings = [("h::p", "h::f"), ("h::f", "h::p")];
+    assert_eq!(module_circles(&graph(&siblings)).len(), 1);
+    // The parent names a file outside it, which names a child that reads the parent: the
+    // loop leaves the house, and it is a circle even though a child's arrow up closes it.
+    let through = [("a", "x"), ("x", "a::c"), ("a::c", "a")];
+    assert_eq!(
+        module_circles(&graph(&through)),
+        vec![vec!["a".to_string(), "a::c".to_string(), "x".to_string()]]
+    );
 }

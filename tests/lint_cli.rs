@@ -669,3 +669,380 @@ fn each_path_is_walked_with_its_own_configuration_globs() {
         )
     );
 }
+
+/// (path, rule, tool, line, column) of each finding of a `--format json` run.
+fn placed(o: &std::process::Output) -> Vec<(String, String, String, u64, u64)> {
+    let v: Value =
+        serde_json::from_str(&stdout(o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)));
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_string(),
+                f["rule"].as_str().unwrap().to_string(),
+                f["tool"].as_str().unwrap_or("").to_string(),
+                f["line"].as_u64().unwrap(),
+                f["column"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Every stale entry of the hosts' tool lists in `skills-fixtures/host-tool-lists/` (each
+/// file written as its host documents it), as `(file, tool as written, line, column)`.
+const STALE_LIST_ENTRIES: &[(&str, &str, u64, u64)] = &[
+    // Claude Code's permission rules, prefixed names: `tool` is the name behind the prefix.
+    (".claude/settings.json", "tab_*", 4, 28),
+    (".claude/settings.json", "browser_run_code", 5, 29),
+    (".codex/config.toml", "browser_snapshot", 5, 39),
+    (".codex/config.toml", "browser_clik", 5, 59),
+    (".codex/config.toml", "browser_type*", 5, 75),
+    (".codex/config.toml", "browser_install", 6, 20),
+    (".codex/config.toml", "browser_screenshot", 11, 29),
+    (".gemini/settings.json", "git_show", 7, 61),
+    (".gemini/settings.json", "git_diff*", 7, 73),
+    (".gemini/settings.json", "git_push", 8, 39),
+    (".roo/mcp.json", "git_stat", 6, 38),
+    (".roo/mcp.json", "git_reset", 7, 26),
+    ("opencode.json", "clock_zone_*", 9, 6),
+    ("opencode.json", "clock_convert", 13, 50),
+    ("opencode.json", "clock_now", 16, 36),
+];
+
+fn expected_list_findings(base: &str) -> Vec<(String, String, String, u64, u64)> {
+    STALE_LIST_ENTRIES
+        .iter()
+        .map(|(file, tool, line, column)| {
+            (
+                format!("{base}{file}"),
+                "unknown-tool".to_string(),
+                tool.to_string(),
+                *line,
+                *column,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn host_tool_lists_are_references_at_their_place() {
+    // Codex's enabled_tools, disabled_tools and tool tables, Gemini CLI's includeTools and
+    // excludeTools, Roo Code's alwaysAllow and disabledTools, opencode's tools map (a
+    // pattern that matches nothing included), walked by default and checked against the
+    // servers toolgate.toml captures.
+    let o = run(&[
+        "lint",
+        "skills-fixtures/host-tool-lists",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        placed(&o),
+        expected_list_findings("skills-fixtures/host-tool-lists/")
+    );
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let by_tool = |t: &str| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["tool"] == t)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        by_tool("browser_snapshot")["suggestion"],
+        "browser_page_snapshot",
+        "a declared rename"
+    );
+    assert!(
+        by_tool("browser_install")["message"]
+            .as_str()
+            .unwrap()
+            .contains("removed")
+    );
+    // opencode's names are said as opencode writes them.
+    assert_eq!(by_tool("clock_convert")["suggestion"], "clock_convert_time");
+    assert_eq!(
+        by_tool("clock_zone_*")["message"],
+        "`clock_zone_*` matches none of the tools of the server `clock`"
+    );
+    assert_eq!(by_tool("clock_zone_*")["end_column"], 18);
+    // `--fix` rewrites a declared rename in the host's list, and nothing else there.
+    let dir = scratch("host-tool-lists-fix");
+    common::copy_tree(&repo_root().join("skills-fixtures/host-tool-lists"), &dir);
+    let before = std::fs::read_to_string(dir.join(".codex/config.toml")).unwrap();
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", ".", "--fix", "--format", "concise"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let after = std::fs::read_to_string(dir.join(".codex/config.toml")).unwrap();
+    assert_eq!(
+        after,
+        before.replace("\"browser_snapshot\"", "\"browser_page_snapshot\"")
+    );
+}
+
+#[test]
+fn host_tool_lists_are_checked_with_no_toolgate_toml_against_the_lock() {
+    // The same files at a repository's root: `toolgate lock` pins the servers (from the
+    // captures toolgate.toml names, as for a server that cannot start in CI); then, with no
+    // toolgate.toml at all, the servers come from the host configurations and their
+    // surfaces from toolgate.lock, and the lists are checked the same way.
+    let dir = scratch("host-tool-lists-zero-config");
+    common::copy_tree(&repo_root().join("skills-fixtures/host-tool-lists"), &dir);
+    std::fs::remove_file(dir.join("expected.txt")).unwrap();
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&dir)
+        .status()
+        .expect("git runs");
+    assert!(git.success());
+    let lock = toolgate().current_dir(&dir).arg("lock").output().unwrap();
+    assert_eq!(lock.status.code(), Some(0), "{}", stderr(&lock));
+    std::fs::remove_file(dir.join("toolgate.toml")).unwrap();
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // Without toolgate.toml nothing declares the rename or the removal: both are unknown.
+    assert_eq!(placed(&o), expected_list_findings(""));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v[2]["tool"], "browser_snapshot", "{v}");
+    assert_eq!(v[2]["suggestion"], "browser_page_snapshot", "{v}");
+    // Fixed at the host file, the lint is clean there.
+    let codex = std::fs::read_to_string(dir.join(".codex/config.toml")).unwrap();
+    let fixed = codex
+        .replace("\"browser_snapshot\"", "\"browser_page_snapshot\"")
+        .replace("browser_clik", "browser_click")
+        .replace("browser_type*", "browser_type")
+        .replace(
+            "disabled_tools = [\"browser_install\"]",
+            "disabled_tools = []",
+        )
+        .replace("\"browser_screenshot\"", "\"browser_click\"");
+    std::fs::write(dir.join(".codex/config.toml"), fixed).unwrap();
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", ".codex", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+}
+
+#[test]
+fn a_host_config_that_does_not_parse_is_exit_2_naming_the_place() {
+    let dir = scratch("host-tool-lists-bad");
+    write(
+        &dir.join("toolgate.toml"),
+        "discover = false\n\n[servers.git]\ntools_list = \"git.tools.json\"\n",
+    );
+    std::fs::copy(
+        repo_root().join("skills-fixtures/host-tool-lists/git.tools.json"),
+        dir.join("git.tools.json"),
+    )
+    .unwrap();
+    write(
+        &dir.join(".codex/config.toml"),
+        "[mcp_servers.git]\ncommand = \"uvx\"\nenabled_tools = \"git_status\"\n",
+    );
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", ".", "--format", "concise"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains(".codex/config.toml:3:17:"),
+        "{}",
+        stderr(&o)
+    );
+    // The lists of a server no surface is named after are not checked, and the run says so.
+    std::fs::remove_file(dir.join(".codex/config.toml")).unwrap();
+    write(
+        &dir.join(".gemini/settings.json"),
+        r#"{"mcpServers": {"tracker": {"command": "t", "includeTools": ["anything"]}}}"#,
+    );
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", ".", "--format", "concise"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("the tool lists of the server `tracker` are not checked"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Line and column (1-based, in code points) of byte `at` of `text`.
+fn line_column(text: &str, at: usize) -> (u64, u64) {
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line as u64, column as u64)
+}
+
+#[test]
+fn real_host_tool_lists_of_wild_agents_are_checked_at_their_place() {
+    // Every file of ../shared/anchors/wild-agents that holds a host's tool lists (those
+    // repositories' Claude Code settings, the one host of this corpus whose lists are in
+    // the repository), placed where its host reads it and linted against the real
+    // github-mcp-server surface. The expected findings are worked out here on their own:
+    // each `mcp__github__NAME` permission entry whose NAME the surface lacks (or, for a
+    // pattern, matches none of its tools) is one `unknown-tool` at the entry's name.
+    let Some(shared) = shared() else { return };
+    let anchors = shared.join("anchors");
+    let index: Value = serde_json::from_str(
+        &std::fs::read_to_string(anchors.join("wild-agents/index.json")).unwrap(),
+    )
+    .unwrap();
+    let surface = anchors.join("wild/github-mcp-server/tools.json");
+    let tools: Value = serde_json::from_str(&std::fs::read_to_string(&surface).unwrap()).unwrap();
+    let names: Vec<&str> = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    let glob = |p: &str, n: &str| {
+        let (head, tail) = p.split_once('*').unwrap_or((p, ""));
+        n.starts_with(head) && n[head.len()..].ends_with(tail.trim_start_matches('*'))
+    };
+    let mut checked = 0;
+    for row in index.as_array().unwrap() {
+        let path = row["path"].as_str().unwrap();
+        let host_list_file = path.ends_with(".claude/settings.json")
+            || path.ends_with(".claude/settings.local.json")
+            || path.ends_with(".codex/config.toml")
+            || path.ends_with(".gemini/settings.json")
+            || path.ends_with("opencode.json")
+            || path.ends_with(".roo/mcp.json");
+        if !host_list_file {
+            continue;
+        }
+        assert!(
+            path.contains(".claude/"),
+            "{path}: a host config this test does not place yet"
+        );
+        let text = std::fs::read_to_string(
+            anchors
+                .join("wild-agents/files")
+                .join(row["saved_as"].as_str().unwrap()),
+        )
+        .unwrap();
+        let dir = scratch(&format!("wild-host-lists-{checked}"));
+        write(&dir.join(path), &text);
+        write(
+            &dir.join("toolgate.toml"),
+            &format!(
+                "discover = false\n\n[servers.github]\ntools_list = {:?}\n",
+                surface.display().to_string()
+            ),
+        );
+        let o = toolgate()
+            .current_dir(&dir)
+            .args(["lint", path, "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "{path}: {}",
+            stderr(&o)
+        );
+        let settings: Value = serde_json::from_str(&text).unwrap();
+        // Every permission entry of the server, at its name; the stale ones are wanted.
+        let mut entries = Vec::new();
+        let mut want = Vec::new();
+        let mut from = 0;
+        for key in ["allow", "deny", "ask"] {
+            for entry in settings["permissions"][key]
+                .as_array()
+                .into_iter()
+                .flatten()
+            {
+                let Some(name) = entry.as_str().and_then(|e| e.strip_prefix("mcp__github__"))
+                else {
+                    continue;
+                };
+                let quoted = format!("\"mcp__github__{name}\"");
+                let at = from + text[from..].find(&quoted).unwrap();
+                from = at + quoted.len();
+                let (line, column) = line_column(&text, at + 1 + "mcp__github__".len());
+                entries.push((line, column));
+                let stale = if name.contains('*') {
+                    !name.starts_with('*') && !names.iter().any(|n| glob(name, n))
+                } else {
+                    !name.is_empty() && !names.contains(&name)
+                };
+                if stale {
+                    want.push((
+                        path.to_string(),
+                        "unknown-tool".to_string(),
+                        name.to_string(),
+                        line,
+                        column,
+                    ));
+                }
+            }
+        }
+        let mut got: Vec<_> = placed(&o)
+            .into_iter()
+            .filter(|f| entries.contains(&(f.3, f.4)))
+            .collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{path}");
+        println!(
+            "{path}: {} permission entries, {} stale",
+            entries.len(),
+            want.len()
+        );
+        checked += 1;
+    }
+    println!("wild-agents host tool-list files checked: {checked}");
+    assert!(checked >= 4, "{checked}");
+}
+
+#[test]
+fn lock_check_names_the_host_tool_list_entries_a_server_change_breaks() {
+    // The host lists are references like any other: when a pinned server drops a tool,
+    // `lock --check` names each list entry that named it, at its line and column.
+    let dir = scratch("host-tool-lists-lock-check");
+    common::copy_tree(&repo_root().join("skills-fixtures/host-tool-lists"), &dir);
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&dir)
+        .status()
+        .expect("git runs");
+    assert!(git.success());
+    let o = toolgate().current_dir(&dir).arg("lock").output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let capture = dir.join("git.tools.json");
+    let mut tools: Value =
+        serde_json::from_str(&std::fs::read_to_string(&capture).unwrap()).unwrap();
+    tools["tools"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|t| t["name"] != "git_status");
+    std::fs::write(&capture, tools.to_string()).unwrap();
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lock", "--check"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    for place in [".gemini/settings.json:7:25:", ".roo/mcp.json:6:24:"] {
+        assert!(
+            out.contains(&format!("breaks {place} names `git_status`")),
+            "{out}"
+        );
+    }
+}

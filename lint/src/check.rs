@@ -12,9 +12,8 @@ use toolgate_schema::model::{Additional, Kind, Schema};
 use toolgate_schema::{Entry, Origin, Surface, SurfaceTool};
 
 use crate::args::{Args, Value, ValueKind};
-use crate::finding::Edit;
-use crate::rules::{self, Rule};
-use crate::text::Span;
+use crate::rules::{self, Problem, Rule};
+use crate::text::{Edit, Span};
 
 /// What a name before `(` is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,27 +43,6 @@ impl SkillProfiles {
             all: true,
         }
     }
-}
-
-/// A problem with a call, before it is placed in a file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    /// The rule.
-    pub rule: Rule,
-    /// The token at fault.
-    pub span: Span,
-    /// The message.
-    pub message: String,
-    /// The tool.
-    pub tool: Option<String>,
-    /// The field.
-    pub field: Option<String>,
-    /// The value.
-    pub value: Option<String>,
-    /// A suggestion.
-    pub suggestion: Option<String>,
-    /// A rewrite declared by the catalog.
-    pub fix: Option<Edit>,
 }
 
 /// The surface, indexed for the lint.

@@ -44,7 +44,8 @@ pub const FILE_NAME: &str = "toolgate.toml";
 /// The files walked when the configuration names none: what hosts read as agent
 /// instructions (skills, Claude Code agents, commands, rules, memory files and settings,
 /// plugin folders, VS Code's custom agents, chat modes, prompt and instruction files,
-/// AGENTS.md, CLAUDE.md); docs/lint.md cites where each host documents its locations.
+/// AGENTS.md, CLAUDE.md), and the host configurations whose tool lists choose a server's
+/// tools (Codex, Gemini CLI, opencode, Roo Code); docs/lint.md cites where each host documents them.
 pub const DEFAULT_INCLUDE: &[&str] = &[
     "**/SKILL.md",
     "**/skills/**/*.md",
@@ -64,6 +65,11 @@ pub const DEFAULT_INCLUDE: &[&str] = &[
     "**/AGENTS.md",
     "**/CLAUDE.md",
     "**/CLAUDE.local.md",
+    "**/.codex/config.toml",
+    "**/.gemini/settings.json",
+    "**/opencode.json",
+    "**/opencode.jsonc",
+    "**/.roo/mcp.json",
 ];
 
 /// The default includes as one regular expression in the syntax pre-commit's `files:` uses

@@ -1,7 +1,7 @@
 //! A finding: one problem in one file, with the exact bytes at fault.
 
 use crate::rules::{Rule, Severity};
-use crate::text::{Position, Span};
+use crate::text::{Edit, Position, Span};
 
 /// One problem found by the lint.
 ///
@@ -38,15 +38,6 @@ pub struct Finding {
     /// A safe rewrite: set only where the catalog declares the rename (`formerly`), so it is
     /// unambiguous.
     pub fix: Option<Edit>,
-}
-
-/// Replace the bytes of `span` with `replacement`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Edit {
-    /// The bytes to replace.
-    pub span: Span,
-    /// What to write there.
-    pub replacement: String,
 }
 
 impl Finding {

@@ -5,7 +5,8 @@
 //! the file stays as it was. Two edits that overlap, or two different rewrites of the same
 //! bytes, are ambiguous: neither is applied and both findings stay.
 
-use crate::finding::{Edit, Finding};
+use crate::finding::Finding;
+use crate::text::Edit;
 
 /// The result of applying the fixes of one file's findings.
 #[derive(Clone, Debug, PartialEq, Eq)]

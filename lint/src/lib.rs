@@ -38,7 +38,7 @@ pub mod text;
 pub mod toollist;
 pub mod walk;
 
-pub use finding::{Edit, Finding};
+pub use finding::Finding;
 pub use lint::{Document, FileLint, Linter, Settings, ToolRef};
 pub use rules::{Rule, Severity};
-pub use text::{Position, Span};
+pub use text::{Edit, Position, Span};

@@ -7,7 +7,8 @@
 //!
 //! 1. front matter ([`document`]: the YAML decoded, the file's profiles),
 //! 2. calls ([`calls`]: regions, then every call form found and checked),
-//! 3. references ([`refs`]: prefixed, former and removed names outside calls, tags),
+//! 3. references ([`lists`]: the tool lists of host configurations; [`refs`]: prefixed,
+//!    former and removed names outside calls, tags),
 //! 4. parameters ([`mentions`]: parameters written beside a tool's name),
 //! 5. agent restrictions and front matter strings ([`front`]),
 //! 6. findings ([`document`]: severities, markers, positions).
@@ -17,6 +18,7 @@
 mod calls;
 mod document;
 mod front;
+mod lists;
 mod mentions;
 mod refs;
 mod shaped;
@@ -189,6 +191,8 @@ struct Reference {
     /// The tool name after the prefix.
     name: Span,
     generic: bool,
+    /// Whether `name` is a pattern (`get_*` in a settings file's `mcp__github__get_*`).
+    pattern: bool,
 }
 
 /// A call found in a text, ready to check.
@@ -511,6 +515,7 @@ impl<'s> Linter<'s> {
         let mut doc = self.read_front_matter(path, text, mapped);
         let calls = self.find_calls(&mut doc);
         self.check_calls(&mut doc, calls);
+        self.check_host_lists(&mut doc);
         self.check_references(&mut doc);
         self.check_tags(&mut doc);
         self.check_shaped_names(&mut doc);
@@ -563,11 +568,13 @@ impl<'s> Linter<'s> {
     }
 }
 
-/// Whether `path` is a Claude Code settings file (`.claude/settings.json`,
-/// `settings.local.json`): JSON, where every string is a place for a tool name.
+/// Whether `path` is a data file: a Claude Code settings file (`.claude/settings.json`,
+/// `settings.local.json`) or another host's configuration (`.gemini/settings.json`,
+/// `opencode.jsonc`, `.codex/config.toml`): JSON, JSONC or TOML, where every string is a
+/// place for a tool name (no front matter, no Markdown body).
 pub fn is_settings_file(path: &str) -> bool {
     let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
-    name.ends_with(".json")
+    name.ends_with(".json") || name.ends_with(".jsonc") || name.ends_with(".toml")
 }
 
 /// Whether the front matter `tools:` of the file at `path` restricts what the agent may

@@ -184,6 +184,15 @@ fn bom_len(text: &str) -> usize {
     if text.starts_with('\u{feff}') { 3 } else { 0 }
 }
 
+/// Replace the bytes of `span` with `replacement`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    /// The bytes to replace.
+    pub span: Span,
+    /// What to write there.
+    pub replacement: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

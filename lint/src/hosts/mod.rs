@@ -7,11 +7,13 @@
 //! Each server keeps where it is declared, how it is reached as written (variables are
 //! expanded only by [`vars::expand`], when `toolgate lock` starts it) and the hosts that read
 //! its file, whose prefixes its tools are written under. Nothing here starts a server or
-//! touches the network.
+//! touches the network. `toollists` reads the tool lists the same files hold (which of a
+//! server's tools an agent sees), with the place of each entry, for the lint.
 
 pub mod formats;
 pub mod jsonc;
 pub mod plugins;
+pub mod toollists;
 pub mod vars;
 
 use std::path::{Path, PathBuf};

@@ -4,9 +4,10 @@
 //! the fields the rename sets.
 
 use crate::args::{ArgKind, Args, Outcome, ParseOptions, ValueKind, parse_args, parse_object};
-use crate::check::{NameKind, Problem};
+use crate::check::NameKind;
 use crate::forms;
 use crate::negation;
+use crate::rules::Problem;
 use crate::rules::Rule;
 use crate::scan::{self, Context, Region, region_of};
 use crate::text::Span;

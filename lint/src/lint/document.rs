@@ -2,10 +2,11 @@
 //! of it, and what each stage has found so far. The first stage (front matter and profiles)
 //! and the last (findings placed, with severities, markers and positions) live here.
 
-use crate::check::{Problem, SkillProfiles};
+use crate::check::SkillProfiles;
 use crate::finding::Finding;
 use crate::frontmatter::{self, Declared, Decoded};
 use crate::markers::{self, Allowances};
+use crate::rules::Problem;
 use crate::rules::{self, Rule};
 use crate::scan::{self, FrontMatter, Region};
 use crate::text::{LineIndex, OffsetLines, Position, Span};

@@ -3,12 +3,13 @@
 //! front matter's strings (a `description:` that shows a call), mapped back to the file.
 
 use crate::args::{ParseOptions, parse_args};
-use crate::check::{NameKind, Problem};
-use crate::finding::Edit;
+use crate::check::NameKind;
 use crate::frontmatter::Scalar;
 use crate::negation;
+use crate::rules::Problem;
 use crate::rules::{self, Rule};
 use crate::scan;
+use crate::text::Edit;
 use crate::text::Span;
 use crate::toollist::{self, ListKey};
 

@@ -7,7 +7,7 @@
 
 use crate::check::NameKind;
 use crate::forms;
-use crate::rules;
+use crate::rules::{self, Problem};
 use crate::scan::{Context, region_of};
 use crate::text::Span;
 
@@ -19,7 +19,7 @@ impl Linter<'_> {
     /// checked are left alone.
     pub(super) fn check_references(&self, doc: &mut Document<'_>) {
         let text = doc.text;
-        let refs = self.references(text, doc.bom);
+        let refs = self.references(text, doc.bom, doc.settings_file);
         if refs.is_empty() {
             return;
         }
@@ -27,6 +27,17 @@ impl Linter<'_> {
         let regions = doc.take_regions();
         for r in refs {
             if doc.called.contains(&r.name.start) {
+                continue;
+            }
+            if r.pattern {
+                let (pattern, prefix) = (r.name.of(text), &text[r.full.start..r.name.start]);
+                if let Some(mut p) = self.pattern_problem(r.server, pattern, "", r.name) {
+                    p.message = rules::unknown_tool::pattern_matches_none(
+                        &format!("{prefix}{pattern}"),
+                        &self.servers[r.server].name,
+                    );
+                    doc.problems.push((p, r.full));
+                }
                 continue;
             }
             let in_front = fm_span.is_some_and(|f| r.full.start < f.end);
@@ -40,10 +51,8 @@ impl Linter<'_> {
         doc.put_regions(regions);
     }
 
-    /// One name written outside a call, in `context` (`None`: front matter or a settings
-    /// file): a current tool is used (a mention in the body), a former name is
-    /// `unknown-tool` with its new name, and an unknown one is `unknown-tool` when it is
-    /// removed or written where a tool name is expected (code, behind a specific prefix).
+    /// One name written outside a call, in `context` (`None`: front matter or a data file):
+    /// [`Linter::reference_problem`], noted in the document.
     fn check_reference(
         &self,
         doc: &mut Document<'_>,
@@ -51,6 +60,22 @@ impl Linter<'_> {
         context: Option<Context>,
         in_front: bool,
     ) {
+        if let Some(p) = self.reference_problem(doc, r, context, in_front) {
+            doc.problems.push((p, r.full));
+        }
+    }
+
+    /// What a name written outside a call is: a current tool is used (a mention in the
+    /// body), a former name is `unknown-tool` with its new name, and an unknown one is
+    /// `unknown-tool` when it is removed or written where a tool name is expected (code, a
+    /// data file, behind a specific prefix).
+    pub(super) fn reference_problem(
+        &self,
+        doc: &mut Document<'_>,
+        r: &Reference,
+        context: Option<Context>,
+        in_front: bool,
+    ) -> Option<Problem> {
         let server = &self.servers[r.server];
         let tool = r.name.of(doc.text);
         match server.checker.lookup(tool) {
@@ -61,24 +86,21 @@ impl Linter<'_> {
                         doc.mentions.push(r.full);
                     }
                 }
+                None
             }
-            NameKind::Former(_) => {
-                let mut p = server.checker.unknown_tool(tool, r.name);
-                p.span = r.name;
-                doc.problems.push((p, r.full));
-            }
+            NameKind::Former(_) => Some(server.checker.unknown_tool(tool, r.name)),
             NameKind::Unknown => {
                 let code_like = context.is_none_or(|c| c.is_code());
                 let removed = server.removed.iter().any(|n| n == tool);
                 if !removed && r.generic && !code_like {
-                    return;
+                    return None;
                 }
                 let mut p = server.checker.unknown_tool(tool, r.name);
                 if removed {
                     p.message = rules::unknown_tool::removed(tool);
                     p.suggestion = None;
                 }
-                doc.problems.push((p, r.full));
+                Some(p)
             }
         }
     }
@@ -119,8 +141,10 @@ impl Linter<'_> {
     }
 
     /// Every name written behind a configured prefix, and every unprefixed former or removed
-    /// name, outside calls or inside them, from `from` on.
-    pub(super) fn references(&self, text: &str, from: usize) -> Vec<Reference> {
+    /// name, outside calls or inside them, from `from` on; with `patterns` (a settings file,
+    /// where Claude Code's permission rules match `*`), the patterns behind a prefix too
+    /// (`mcp__github__get_*`).
+    pub(super) fn references(&self, text: &str, from: usize, patterns: bool) -> Vec<Reference> {
         let bytes = text.as_bytes();
         let mut out = Vec::new();
         let hay = &text[from.min(text.len())..];
@@ -143,10 +167,12 @@ impl Linter<'_> {
                         full: span,
                         name: span,
                         generic: false,
+                        pattern: false,
                     });
                 }
                 Some(&Pat::Prefix { server, prefix }) => {
-                    self.prefixed_reference(text, server, prefix, start, &mut out);
+                    let at = (server, prefix, start);
+                    self.prefixed_reference(text, at, patterns, &mut out);
                 }
                 None => {}
             }
@@ -158,15 +184,14 @@ impl Linter<'_> {
     }
 
     /// The reference (or the alternation's references) written behind prefix `prefix` of
-    /// `server`, whose text starts at `start`: none for a placeholder (`mcp__github__NAME`),
-    /// a pattern (`list_*`), a path or domain behind a generic prefix, or a longer prefix of
-    /// another server.
+    /// `server`, whose text starts at `start` (`at`): none for a placeholder
+    /// (`mcp__github__NAME`), a pattern (`list_*`; one marked as a pattern with `patterns`),
+    /// a path or domain behind a generic prefix, or a longer prefix of another server.
     fn prefixed_reference(
         &self,
         text: &str,
-        server: usize,
-        prefix: usize,
-        start: usize,
+        (server, prefix, start): (usize, usize, usize),
+        patterns: bool,
         out: &mut Vec<Reference>,
     ) {
         let bytes = text.as_bytes();
@@ -188,9 +213,19 @@ impl Linter<'_> {
         if end == name_start || !name.bytes().any(|b| b.is_ascii_lowercase()) {
             return;
         }
-        if is_pattern(bytes, end) || (p.generic && is_path_like(text, name_start, end)) {
+        let glob = patterns && !p.generic && bytes.get(end) == Some(&b'*');
+        if !glob && (is_pattern(bytes, end) || (p.generic && is_path_like(text, name_start, end))) {
             return;
         }
+        let end = if glob {
+            let mut e = end;
+            while e < bytes.len() && (bytes[e] == b'*' || crate::args::is_name_byte(bytes[e])) {
+                e += 1;
+            }
+            e
+        } else {
+            end
+        };
         let full = Span::new(start, end);
         if let Some(Resolved::Server(si, l, generic)) = self.resolve(full.of(text))
             && l == len
@@ -200,6 +235,7 @@ impl Linter<'_> {
                 full,
                 name: Span::new(name_start, end),
                 generic,
+                pattern: glob,
             });
         }
     }
@@ -239,6 +275,7 @@ impl Linter<'_> {
                     full,
                     name: alt,
                     generic,
+                    pattern: false,
                 });
             }
         }

@@ -4,7 +4,7 @@
 use toolgate_schema::Surface;
 
 use super::*;
-use crate::check::Problem;
+use crate::rules::Problem;
 use crate::rules::Rule;
 use crate::servers::{Rename, add_renames, tools_list_surface};
 

@@ -15,6 +15,8 @@ pub mod unknown_tool;
 pub mod value_not_in_profile;
 pub mod wrong_type;
 
+use crate::text::{Edit, Span};
+
 /// A lint rule. The names are stable: configuration, markers, baselines and CI depend on
 /// them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -39,6 +41,29 @@ pub enum Rule {
     TooManyTools,
     /// A call that sets fields but omits one the tool requires.
     MissingRequired,
+}
+
+/// A rule broken at one place of a text, before it is placed in a file (a
+/// [`Finding`](crate::Finding) once it is): what the checks and the rules that judge a list
+/// (`too-many-tools`) return.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The rule.
+    pub rule: Rule,
+    /// The token at fault.
+    pub span: Span,
+    /// The message.
+    pub message: String,
+    /// The tool.
+    pub tool: Option<String>,
+    /// The field.
+    pub field: Option<String>,
+    /// The value.
+    pub value: Option<String>,
+    /// A suggestion.
+    pub suggestion: Option<String>,
+    /// A rewrite declared by the catalog.
+    pub fix: Option<Edit>,
 }
 
 impl Rule {

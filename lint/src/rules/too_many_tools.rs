@@ -10,7 +10,7 @@
 
 use toolgate_schema::hosts::{self, Host};
 
-use crate::check::Problem;
+use crate::rules::Problem;
 use crate::rules::Rule;
 use crate::text::Span;
 use crate::toollist::{self, ListKey};

@@ -52,6 +52,12 @@ pub fn removed(tool: &str) -> String {
     format!("unknown tool `{tool}`: it was removed from the server, with no replacement")
 }
 
+/// The message for a pattern in a host's tool list (opencode's `tools` map) that selects
+/// none of its server's tools.
+pub fn pattern_matches_none(pattern: &str, server: &str) -> String {
+    format!("`{pattern}` matches none of the tools of the server `{server}`")
+}
+
 /// The message for an unknown tool.
 pub fn message(tool: &str, renamed_to: Option<&str>, suggestion: Option<&str>) -> String {
     match (renamed_to, suggestion) {
