@@ -85,6 +85,12 @@ fn rebase(v: &Value) -> Value {
     }
 }
 
+/// The suite's schemas as tools (draft 2020-12, but those with `$id`, anchors and dynamic
+/// references, which a tool's schema cannot hold here).
+pub(super) fn suite_tools(shared: &Path) -> Vec<Value> {
+    suite_cases(shared).into_iter().map(|c| c.tool).collect()
+}
+
 fn suite_cases(shared: &Path) -> Vec<Case> {
     let dir = shared.join("anchors/json-schema-test-suite");
     let mut out = Vec::new();

@@ -23,6 +23,7 @@ its local `$ref`s inlined, both read the same way: structural keywords aside (`t
 of which has that type not counted (the enum says it), `oneOf` counted as `anyOf` plus the
 exclusivity `oneOf` (a stack that writes it as `anyOf` drops the exclusivity) unless its
 branches are each of a different type, `anyOf: [X, {"type": "null"}]` read as X (nullable),
+a one-entry `allOf` read as its entry merged into the node (where they share no keyword),
 and a `null` default not counted (it says no more than that the property is optional). A constraint
 moved into the description text is dropped: it is no longer a keyword.
 """
@@ -158,6 +159,12 @@ def count(node, into):
             keys.pop("anyOf")
             for k, v in rest[0].items():
                 keys.setdefault(k, v)
+    # A one-entry `allOf` whose keywords the node does not hold too is the node merged.
+    all_of = keys.get("allOf")
+    if isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], dict):
+        if not set(all_of[0]) & (set(keys) - {"allOf"}):
+            keys.pop("allOf")
+            keys.update(all_of[0])
     # A null default says no more than the property's being optional.
     if "default" in keys and keys["default"] is None:
         keys.pop("default")

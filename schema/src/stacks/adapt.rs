@@ -65,6 +65,19 @@ pub fn adapt(stack: Stack, schema: &Value) -> Adapted {
     }
 }
 
+/// Whether every `$ref` left is local (`#...`).
+fn only_local_refs(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => {
+            m.get("$ref")
+                .is_none_or(|r| r.as_str().is_some_and(|r| r.starts_with('#')))
+                && m.values().all(only_local_refs)
+        }
+        Value::Array(a) => a.iter().all(only_local_refs),
+        _ => true,
+    }
+}
+
 fn inexpressible(schema: &Value, why: &str) -> Adapted {
     Adapted {
         schema: schema.clone(),
@@ -375,6 +388,9 @@ fn anthropic_node(m: &mut Map<String, Value>) {
     {
         split_types(m, &types);
     }
+    if literal && !combinator && !m.contains_key("type") && !primitive_literals(m) {
+        type_literals(m);
+    }
     if let Some(ap) = m.get("additionalProperties").cloned()
         && ap != Value::Bool(false)
         && m.get("type") == Some(&json!("object"))
@@ -383,6 +399,49 @@ fn anthropic_node(m: &mut Map<String, Value>) {
         if let Some(text) = constraint_text("additionalProperties", &ap) {
             note(m, &text);
         }
+    }
+}
+
+/// Whether `enum`/`const` hold primitive values only (what transform_schema keeps).
+fn primitive_literals(m: &Map<String, Value>) -> bool {
+    let primitive = |v: &Value| !(v.is_array() || v.is_object());
+    let e = m.get("enum").and_then(Value::as_array);
+    let enum_ok = e.is_some_and(|e| !e.is_empty() && e.iter().all(primitive));
+    let const_ok = m.get("const").is_some_and(primitive);
+    enum_ok || const_ok
+}
+
+/// The JSON types of an `enum`/`const` of objects or arrays as the node's `type` (or
+/// `anyOf` of them): what transform_schema needs beside values it cannot keep.
+fn type_literals(m: &mut Map<String, Value>) {
+    let values: Vec<Value> = match (m.get("const"), m.get("enum")) {
+        (Some(c), _) => vec![c.clone()],
+        (None, Some(Value::Array(e))) => e.clone(),
+        _ => return,
+    };
+    let mut types: Vec<&str> = values.iter().map(json_type).collect();
+    types.sort_unstable();
+    types.dedup();
+    match types.as_slice() {
+        [t] => {
+            m.insert("type".into(), json!(t));
+        }
+        ts => {
+            let branches: Vec<Value> = ts.iter().map(|t| json!({"type": t})).collect();
+            m.insert("anyOf".into(), Value::Array(branches));
+        }
+    }
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
     }
 }
 
@@ -419,6 +478,15 @@ fn openai_node(m: &mut Map<String, Value>, is_root: bool) {
             .is_some_and(|t| t.contains(&json!("object")))
         || (m.get("type").is_none() && m.get("properties").is_some_and(Value::is_object));
     if !object {
+        // `additionalProperties` with no `type`: strict mode cannot hold it (it would close
+        // an object that the schema leaves open to other values): said in words.
+        if let Some(ap) = m.remove("additionalProperties") {
+            let text = match &ap {
+                Value::Bool(false) => "An object here has no properties.".to_string(),
+                s => format!("An object here may hold any properties{}.", each_value(s)),
+            };
+            note(m, &text);
+        }
         return;
     }
     if let Some(ap) = m.get("additionalProperties").cloned()

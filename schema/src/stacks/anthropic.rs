@@ -187,14 +187,13 @@ fn by_type(t: Option<&str>, left: &mut Map<String, Value>, path: &str, sink: &mu
             }
             left.remove("required");
         }
-        Some("string") => {
+        Some("string")
             if left
                 .get("format")
                 .and_then(Value::as_str)
-                .is_some_and(|f| FORMATS.contains(&f))
-            {
-                left.remove("format");
-            }
+                .is_some_and(|f| FORMATS.contains(&f)) =>
+        {
+            left.remove("format");
         }
         Some("array") => {
             if let Some(items) = left.remove("items") {

@@ -22,7 +22,7 @@
 use serde_json::{Map, Value};
 
 use super::Finding;
-use super::walk::{Sink, push, resolve};
+use super::walk::{Sink, push};
 
 /// The fields of `types.JSONSchema`, as its camelCase aliases spell them.
 pub const FIELDS: &[&str] = &[
@@ -187,7 +187,7 @@ fn convert(v: &Value, root: &Value, path: &str, visited: &mut Vec<String>, sink:
             );
             return;
         }
-        let Some(Value::Object(t)) = resolve(root, r) else {
+        let Some(Value::Object(t)) = resolve_as_gemini(root, r) else {
             sink.reject(path, "$ref", "a `$ref` that does not resolve into the root");
             return;
         };
@@ -276,4 +276,14 @@ fn children(
             convert(s, root, &push(&push(path, "properties"), n), visited, sink);
         }
     }
+}
+
+/// `_resolve_ref` of `from_json_schema`: the reference with its leading `#` and `/` taken
+/// off, split at `/`, each part a key as it is (no `~` or `%` escapes read).
+fn resolve_as_gemini<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    let mut node = root;
+    for part in reference.trim_start_matches(['#', '/']).split('/') {
+        node = node.as_object()?.get(part)?;
+    }
+    Some(node)
 }

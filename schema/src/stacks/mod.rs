@@ -187,3 +187,6 @@ pub fn adapt_tools_list(stack: Stack, list: &Value) -> (Value, Vec<(String, Stri
     }
     (out, refused)
 }
+
+#[cfg(test)]
+mod tests;
