@@ -203,8 +203,8 @@ pub fn folder_for_host(
     let authored = surface.tools_list_json(&session);
     let (list, backend) = match host {
         Some(stack) => {
-            let (list, refused) = stacks::adapt_tools_list(stack, &authored.to_serde());
-            let list = to_pretty(&toolgate_schema::json::Value::from_serde(&list));
+            let (list, refused) = stacks::adapt_tools_list(stack, &authored);
+            let list = to_pretty(&list);
             let left_out: Vec<String> = refused.into_iter().map(|(t, _)| t).collect();
             (
                 list,

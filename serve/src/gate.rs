@@ -481,8 +481,9 @@ pub fn session(
     }
     let mut schemas = ServedSchemas::new(surface, &session, |t| !hidden.contains(t));
     if let Some(stack) = options.host {
-        let (adapted, refused) = stacks::adapt_tools_list(stack, &list);
-        list = adapted;
+        let own = toolgate_schema::json::Value::from_serde(&list);
+        let (adapted, refused) = stacks::adapt_tools_list(stack, &own);
+        list = adapted.to_serde();
         let left_out: HashSet<String> = refused.into_iter().map(|(t, _)| t).collect();
         schemas = ServedSchemas::new(surface, &session, |t| {
             !hidden.contains(t) && !left_out.contains(t)

@@ -136,10 +136,8 @@ pub fn tools_list(args: &ToolsListArgs) -> u8 {
     let Some(stack) = stack else {
         return print_stdout(&to_pretty(&list));
     };
-    let (adapted, refused) = stacks::adapt_tools_list(stack, &list.to_serde());
-    let printed = print_stdout(&to_pretty(&toolgate_schema::json::Value::from_serde(
-        &adapted,
-    )));
+    let (adapted, refused) = stacks::adapt_tools_list(stack, &list);
+    let printed = print_stdout(&to_pretty(&adapted));
     for (tool, why) in &refused {
         eprintln!(
             "error: host `{}`: tool `{tool}` is not served: inexpressible: {why}",

@@ -161,10 +161,12 @@ def count(node, into):
                 keys.setdefault(k, v)
     # A one-entry `allOf` whose keywords the node does not hold too is the node merged.
     all_of = keys.get("allOf")
-    if isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], dict):
-        if not set(all_of[0]) & (set(keys) - {"allOf"}):
-            keys.pop("allOf")
-            keys.update(all_of[0])
+    while isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], dict):
+        if set(all_of[0]) & (set(keys) - {"allOf"}):
+            break
+        keys.pop("allOf")
+        keys.update(all_of[0])
+        all_of = keys.get("allOf")
     # A null default says no more than the property's being optional.
     if "default" in keys and keys["default"] is None:
         keys.pop("default")

@@ -43,6 +43,12 @@ pub struct Adapted {
 /// The equivalent of `schema` that `stack` accepts.
 pub fn adapt(stack: Stack, schema: &Value) -> Adapted {
     let inlined = inline(schema);
+    if has_ref(&inlined) && !only_local_refs(&inlined) {
+        return inexpressible(
+            schema,
+            "a `$ref` outside the document: no stack here fetches one",
+        );
+    }
     if stack == Stack::OpenAiStrict && has_ref(&inlined) {
         return inexpressible(
             schema,

@@ -199,6 +199,28 @@ fn convert(v: &Value, root: &Value, path: &str, visited: &mut Vec<String>, sink:
                 "a `$ref`'s sibling: the target replaces the node",
             );
         }
+        if t.contains_key("$ref") {
+            // The target is read as it is, its own `$ref` not followed: what that points at
+            // never reaches `Schema`.
+            let mut end = t;
+            let mut hops = 0;
+            while let Some(Value::String(next)) = end.get("$ref")
+                && let Some(Value::Object(n)) = resolve_as_gemini(root, next)
+                && hops < 32
+            {
+                end = n;
+                hops += 1;
+            }
+            for (k, v) in end.iter().filter(|(k, _)| *k != "$ref") {
+                sink.drop_all(
+                    path,
+                    k,
+                    v,
+                    "behind a `$ref` to a `$ref`, which is not followed",
+                );
+            }
+            return;
+        }
         visited.push(r.clone());
         reference = Some(r.clone());
         m = t;

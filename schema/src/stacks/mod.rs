@@ -23,6 +23,8 @@ pub use adapt::{Adapted, adapt, decode};
 
 use serde_json::Value;
 
+use crate::json::Value as Json;
+
 /// Keywords never reported as dropped: they carry no constraint a validator checks, or a
 /// stack's rewriting of them is lossless (`$ref`/`$defs` inlined).
 pub const STRUCTURAL: &[&str] = &[
@@ -159,33 +161,42 @@ pub fn accepts(stack: Stack, schema: &Value) -> bool {
 }
 
 /// A `tools/list` result (`{"tools": [...]}`) with each tool's `inputSchema` as `stack`
-/// accepts it ([`adapt`]); every other field of a tool as it was. A tool with no acceptable
-/// equivalent is left out, and named with the reason.
-pub fn adapt_tools_list(stack: Stack, list: &Value) -> (Value, Vec<(String, String)>) {
-    let mut out = list.clone();
+/// accepts it ([`adapt`]); every other field of a tool as it was, in its order. A tool with no
+/// acceptable equivalent is left out, and named with the reason.
+pub fn adapt_tools_list(stack: Stack, list: &Json) -> (Json, Vec<(String, String)>) {
     let mut refused = Vec::new();
-    if let Some(tools) = out.get_mut("tools").and_then(Value::as_array_mut) {
-        tools.retain_mut(|tool| {
-            let name = tool
-                .get("name")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string();
-            let Some(schema) = tool.get("inputSchema") else {
-                return true;
+    let Some(obj) = list.as_object() else {
+        return (list.clone(), refused);
+    };
+    let mut out = obj.clone();
+    let mut kept = Vec::new();
+    for tool in obj
+        .get("tools")
+        .and_then(Json::as_array)
+        .unwrap_or_default()
+    {
+        let (Some(t), Some(schema)) = (
+            tool.as_object(),
+            tool.as_object().and_then(|t| t.get("inputSchema")),
+        ) else {
+            kept.push(tool.clone());
+            continue;
+        };
+        let adapted = adapt(stack, &schema.to_serde());
+        if let Some(why) = adapted.inexpressible {
+            let name = match t.get("name") {
+                Some(Json::String(n)) => n.clone(),
+                _ => String::new(),
             };
-            let adapted = adapt(stack, schema);
-            if let Some(why) = adapted.inexpressible {
-                refused.push((name, why));
-                return false;
-            }
-            if let Some(t) = tool.as_object_mut() {
-                t.insert("inputSchema".into(), adapted.schema);
-            }
-            true
-        });
+            refused.push((name, why));
+            continue;
+        }
+        let mut t = t.clone();
+        t.insert("inputSchema", Json::from_serde(&adapted.schema));
+        kept.push(Json::Object(t));
     }
-    (out, refused)
+    out.insert("tools", Json::Array(kept));
+    (Json::Object(out), refused)
 }
 
 #[cfg(test)]
