@@ -380,7 +380,9 @@ pub fn explain() -> String {
     let mut s = String::from(
         "The limits hosts put on the tools they are served, as `toolgate check` applies them\n\
          (`hosts` in profiles.json, or `check --host ID`). `-` is a limit the host documents\n\
-         nothing about: it is not checked.\n",
+         nothing about: it is not checked. `input schemas` is what the host's client stack\n\
+         does with a tool's input schema, read from its own code (docs/hosts.md): `check\n\
+         --host ID` reports it per tool and path, `tools-list --host ID` serves what it accepts.\n",
     );
     for h in HOSTS {
         let _ = writeln!(s, "\n{} ({})", h.id, h.name);

@@ -10,7 +10,7 @@ use super::{CatalogArg, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, print_stdout};
 /// Arguments of `toolgate tools-list`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  toolgate tools-list --catalog tatara --profile implement\n  toolgate tools-list --catalog maetra --profile task_guard,govern\n  TATARA_TOOL_PROFILE=review toolgate tools-list --catalog tatara\n\nAn unknown or empty profile fails closed: the always-on tools only, a warning on stderr, exit 0 (as a server would start)."
+    after_help = "Examples:\n  toolgate tools-list --catalog tatara --profile implement\n  toolgate tools-list --catalog maetra --profile task_guard,govern\n  TATARA_TOOL_PROFILE=review toolgate tools-list --catalog tatara\n  toolgate tools-list --catalog tatara --profile refine --host openai-strict\n\nAn unknown or empty profile fails closed: the always-on tools only, a warning on stderr, exit 0 (as a server would start). With --host, a tool no schema of the host's stack can say is left out and named on stderr (exit 1); an unknown host is exit 2 (docs/hosts.md)."
 )]
 pub struct ToolsListArgs {
     /// A bundled catalog (tatara, maetra) or a catalog folder.
@@ -65,8 +65,8 @@ pub enum CheckFormat {
 /// Arguments of `toolgate check`.
 #[derive(Args, Debug)]
 #[command(
-    long_about = "Check a catalog folder and print every error at once; then measure what each profile is served (alone and, for a combinable catalog, all combined): the tools of its tools/list, the bytes and the o200k_base tokens of its `tools` array as compact JSON, and the five costliest tools. A profile over its budget (`budgets` in profiles.json) or a limit broken of a host the catalog is served to (`hosts` in profiles.json, or --host) is an error.",
-    after_help = "Examples:\n  toolgate check --catalog schema/tatara\n  toolgate check --catalog schema/maetra --format json\n  toolgate check --catalog schema/fetch --host claude-code --host vscode\n\n`toolgate explain host-limits` lists the hosts and their limits.\nExit codes: 0 the catalog is valid and within its limits, 1 it has errors (all are printed), 2 the folder cannot be read or a host is unknown."
+    long_about = "Check a catalog folder and print every error at once; then measure what each profile is served (alone and, for a combinable catalog, all combined): the tools of its tools/list, the bytes and the o200k_base tokens of its `tools` array as compact JSON, and the five costliest tools. A profile over its budget (`budgets` in profiles.json) or a limit broken of a host the catalog is served to (`hosts` in profiles.json, or --host) is an error. For a host with a schema model (openai-strict, gemini-schema, anthropic-strict), every input schema is read as that host's client stack reads it: a keyword it rejects is an error, one it drops (the model will not know the constraint) a warning, each with the tool and the schema path (docs/hosts.md).",
+    after_help = "Examples:\n  toolgate check --catalog schema/tatara\n  toolgate check --catalog schema/maetra --format json\n  toolgate check --catalog schema/fetch --host claude-code --host vscode\n  toolgate check --catalog schema/tatara --host openai-strict --format json\n\n`toolgate explain host-limits` lists the hosts and their limits.\nExit codes: 0 the catalog is valid and within its limits, 1 it has errors (all are printed), 2 the folder cannot be read or a host is unknown."
 )]
 pub struct CheckArgs {
     /// A catalog folder (or a bundled catalog's name).
