@@ -566,12 +566,17 @@ fn wild_surfaces_against_every_host() {
             json!({"server_name": "wild"}),
         );
         let (code, v, err) = check_json(&dir, &hosts);
-        let errs = errors(&v);
         assert_eq!(
             code,
-            Some(if errs.is_empty() { 0 } else { 1 }),
+            Some(if errors(&v).is_empty() { 0 } else { 1 }),
             "{label}: {err}"
         );
+        // The limits of counts and names; what the hosts' stacks make of the schemas
+        // (`kind: schema`) is tests/host_judges.rs's.
+        let errs: Vec<Value> = errors(&v)
+            .into_iter()
+            .filter(|e| e["kind"] != "schema")
+            .collect();
         let found: BTreeSet<(String, String)> = errs
             .iter()
             .map(|e| {

@@ -17,6 +17,7 @@ use crate::files::Budget;
 use crate::hosts::{self, Host};
 use crate::json::{Value, to_compact};
 use crate::load::Catalog;
+use crate::stacks::{self, Effect};
 use crate::surface::{Origin, Surface, served_tool_json};
 
 /// How many of a profile's costliest tools a report names.
@@ -207,6 +208,103 @@ pub fn check(catalog: &Catalog, costs: &[ProfileCost], hosts: &[&Host]) -> Vec<F
     out
 }
 
+/// One keyword of a served input schema that a host's client stack rejects or drops, or a
+/// tool with no equivalent it accepts.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SchemaFinding {
+    /// The host's id.
+    pub host: &'static str,
+    /// The tool.
+    pub tool: String,
+    /// What the stack does, where.
+    pub finding: stacks::Finding,
+}
+
+impl SchemaFinding {
+    /// An error (rejected, inexpressible) rather than a warning (dropped).
+    pub fn is_error(&self) -> bool {
+        self.finding.effect != Effect::Dropped
+    }
+
+    /// The finding in a line.
+    pub fn message(&self) -> String {
+        let f = &self.finding;
+        let at = if f.path.is_empty() {
+            "the root".to_string()
+        } else {
+            format!("`{}`", f.path)
+        };
+        let what = if f.keyword.is_empty() {
+            "the subschema".to_string()
+        } else {
+            format!("`{}`", f.keyword)
+        };
+        let tail = match f.effect {
+            Effect::Dropped => "; the server still enforces it, the model will not know it",
+            Effect::Rejected => "; `toolgate tools-list --host` serves an equivalent it accepts",
+            Effect::Inexpressible => "; no schema the stack accepts says the same",
+        };
+        format!(
+            "host `{}`: tool `{}` at {at}: {what} {}: {}{tail}",
+            self.host,
+            self.tool,
+            f.effect.as_str(),
+            f.reason
+        )
+    }
+
+    /// The finding as `check --format json` writes it.
+    pub fn to_json(&self) -> serde_json::Value {
+        json!({
+            "kind": "schema",
+            "host": self.host,
+            "tool": self.tool,
+            "path": self.finding.path,
+            "keyword": self.finding.keyword,
+            "effect": self.finding.effect.as_str(),
+            "reason": self.finding.reason,
+            "message": self.message(),
+        })
+    }
+}
+
+/// What the client stacks of `hosts` do with every served input schema of `surface` (each
+/// distinct one once): rejected and dropped keywords, and tools with no equivalent the stack
+/// accepts (`inexpressible`). Sorted by host, tool, path, keyword.
+pub fn check_schemas(surface: &Surface, hosts: &[&Host]) -> Vec<SchemaFinding> {
+    let mut out = Vec::new();
+    for host in hosts {
+        let Some(stack) = host.schema else { continue };
+        for tool in &surface.tools {
+            for entry in &tool.entries {
+                let Some(schema) = entry.served.get("inputSchema") else {
+                    continue;
+                };
+                let schema = schema.to_serde();
+                let found = stacks::judge(stack, &schema);
+                let rejected = found.iter().any(|f| f.effect == Effect::Rejected);
+                let mut all: Vec<stacks::Finding> = found;
+                if rejected && let Some(why) = stacks::adapt(stack, &schema).inexpressible {
+                    all.push(stacks::Finding {
+                        path: String::new(),
+                        keyword: String::new(),
+                        effect: Effect::Inexpressible,
+                        reason: why,
+                    });
+                }
+                out.extend(all.into_iter().map(|finding| SchemaFinding {
+                    host: host.id,
+                    tool: tool.name.clone(),
+                    finding,
+                }));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// A combination written in another order or with spaces, as the measured one is named.
 fn normalize(name: &str) -> String {
     name.split(',').map(str::trim).collect::<Vec<_>>().join(",")
@@ -339,6 +437,7 @@ pub fn to_json(
     costs: &[ProfileCost],
     hosts: &[&Host],
     findings: &[Finding],
+    schemas: &[SchemaFinding],
 ) -> serde_json::Value {
     let budget = |name: &str| {
         catalog
@@ -368,8 +467,17 @@ pub fn to_json(
         "encoding": "o200k_base",
         "hosts": hosts.iter().map(|h| h.id).collect::<Vec<_>>(),
         "profiles": profiles,
-        "errors": findings.iter().map(finding_json).collect::<Vec<_>>(),
-        "warnings": catalog.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
+        "errors": findings
+            .iter()
+            .map(finding_json)
+            .chain(schemas.iter().filter(|f| f.is_error()).map(SchemaFinding::to_json))
+            .collect::<Vec<_>>(),
+        "warnings": catalog
+            .warnings
+            .iter()
+            .map(|w| json!({"kind": "catalog", "message": w.to_string()}))
+            .chain(schemas.iter().filter(|f| !f.is_error()).map(SchemaFinding::to_json))
+            .collect::<Vec<_>>(),
     })
 }
 

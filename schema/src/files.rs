@@ -359,8 +359,9 @@ pub struct MatrixFile {
     #[serde(default)]
     pub budgets: OrderedMap<Budget>,
     /// The hosts the catalog is served to (`claude-code`, `vscode`, `cursor`, `windsurf`,
-    /// `openai`, `gemini`, `copilot-cli`): `toolgate check` holds every profile to their
-    /// limits (`toolgate explain host-limits`).
+    /// `openai`, `gemini`, `copilot-cli`, `openai-strict`, `gemini-schema`,
+    /// `anthropic-strict`): `toolgate check` holds every profile to their limits and every
+    /// input schema to their client stacks (`toolgate explain host-limits`).
     #[serde(default)]
     pub hosts: Vec<String>,
     /// The server's name as hosts see it (Claude Code's `mcp__SERVER__tool`); default: the

@@ -9,6 +9,8 @@
 
 use std::fmt::Write as _;
 
+use crate::stacks::Stack;
+
 /// A limit and where it is written down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cited<T> {
@@ -71,6 +73,9 @@ pub struct Host {
     pub chars: Option<Cited<Chars>>,
     /// What the host documents nothing about, or does itself (a name it rewrites).
     pub note: &'static str,
+    /// The model of what the host's client stack does with a tool's input schema
+    /// ([`crate::stacks`]), for the hosts that have one.
+    pub schema: Option<Stack>,
 }
 
 const CLAUDE_NAMES: &str = "anthropics/claude-code#2326 and #2445 (\"tools.N.custom.name: String should have at most 64 characters\" for an `mcp__SERVER__tool` name); the Claude API's tool `name` pattern `^[a-zA-Z0-9_-]{1,64}$` (Messages API reference, tools[].name)";
@@ -94,6 +99,7 @@ pub const HOSTS: &[Host] = &[
             source: "anthropics/claude-code#2257 (a `/` in a tool name: \"String should match pattern '^[a-zA-Z0-9_-]{1,64}$'\"; the check is the Claude API's)",
         }),
         note: "No tool count is documented (Claude Code defers MCP tools behind a tool search when they are many).",
+        schema: None,
     },
     Host {
         id: "vscode",
@@ -106,6 +112,7 @@ pub const HOSTS: &[Host] = &[
         max_name: None,
         chars: None,
         note: "Names with `.` get a warning (\"Tools names may only contain [a-z0-9_-]\") and are remapped, not refused (github/copilot-cli#2581); no name length is documented.",
+        schema: None,
     },
     Host {
         id: "cursor",
@@ -118,6 +125,7 @@ pub const HOSTS: &[Host] = &[
         max_name: None,
         chars: None,
         note: "Tools past the limit are dropped, not refused. No name length or character rule is documented (a tutorial's \"server name + tool name <= 60\" is not in Cursor's docs).",
+        schema: None,
     },
     Host {
         id: "windsurf",
@@ -130,6 +138,7 @@ pub const HOSTS: &[Host] = &[
         max_name: None,
         chars: None,
         note: "No name length or character rule is documented.",
+        schema: None,
     },
     Host {
         id: "openai",
@@ -148,6 +157,7 @@ pub const HOSTS: &[Host] = &[
             source: "OpenAI API reference, function `name` (as above); openai/codex#8174 (\"Invalid 'tools[48].name': ... '^[a-zA-Z0-9_-]+$'\" for a dotted MCP name)",
         }),
         note: "The API adds no prefix; a client that does (Codex: `mcp__server__tool`) counts it in the 64.",
+        schema: None,
     },
     Host {
         id: "gemini",
@@ -166,6 +176,7 @@ pub const HOSTS: &[Host] = &[
             source: "google-gemini/gemini-cli#12425 (as above); kaitranntt/ccs#25 (the same message naming colons)",
         }),
         note: "Gemini CLI rewrites names that break these rules (google-gemini/gemini-cli#602); the API refuses them.",
+        schema: None,
     },
     Host {
         id: "copilot-cli",
@@ -181,6 +192,61 @@ pub const HOSTS: &[Host] = &[
             source: "github/copilot-cli#1879 (`.` and `/` in MCP tool names fail every prompt) and #2581 (dots: 400 Bad Request)",
         }),
         note: "No tool count is documented; the prefix it adds, if any, is not (the 128 is checked on the name alone).",
+        schema: None,
+    },
+    Host {
+        id: "openai-strict",
+        name: "OpenAI strict function calling (OpenAI Agents SDK, MCP tools with convert_schemas_to_strict)",
+        max_tools: Some(Cited {
+            value: 128,
+            source: "OpenAI API reference, chat completions `tools`: \"A max of 128 functions are supported.\"",
+        }),
+        prefix: None,
+        max_name: Some(Cited {
+            value: 64,
+            source: "OpenAI API reference, function `name`: \"Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.\"",
+        }),
+        chars: Some(Cited {
+            value: Chars::Word,
+            source: "OpenAI API reference, function `name` (as above)",
+        }),
+        note: "A schema strict mode cannot hold is not refused by the SDK: the tool is served non-strict (the model's arguments are then not held to the schema), logged at info level only.",
+        schema: Some(Stack::OpenAiStrict),
+    },
+    Host {
+        id: "gemini-schema",
+        name: "Gemini `parameters` (the google-genai `Schema` subset, as the Google SDKs, LangChain, LiteLLM and ADK convert)",
+        max_tools: Some(Cited {
+            value: 512,
+            source: "google-gemini/gemini-cli#19083 (the API's \"At most 512 function declarations can be specified.\")",
+        }),
+        prefix: None,
+        max_name: Some(Cited {
+            value: 64,
+            source: "google-gemini/gemini-cli#12425 (the API's function name rule, as for `gemini`)",
+        }),
+        chars: Some(Cited {
+            value: Chars::Gemini,
+            source: "google-gemini/gemini-cli#12425 (as for `gemini`)",
+        }),
+        note: "Gemini CLI itself sends `parametersJsonSchema` (host `gemini`); this id is for the stacks that convert to `Schema`.",
+        schema: Some(Stack::GeminiSchema),
+    },
+    Host {
+        id: "anthropic-strict",
+        name: "Claude strict tool use (the Anthropic SDK's transform_schema)",
+        max_tools: None,
+        prefix: None,
+        max_name: Some(Cited {
+            value: 64,
+            source: "the Claude API's tool `name` pattern `^[a-zA-Z0-9_-]{1,64}$` (Messages API reference, tools[].name)",
+        }),
+        chars: Some(Cited {
+            value: Chars::Word,
+            source: "the Claude API's tool `name` pattern (as above)",
+        }),
+        note: "No tool count is documented. What transform_schema does not support it writes into the description, where no validator reads it.",
+        schema: Some(Stack::AnthropicStrict),
     },
 ];
 
@@ -314,7 +380,9 @@ pub fn explain() -> String {
     let mut s = String::from(
         "The limits hosts put on the tools they are served, as `toolgate check` applies them\n\
          (`hosts` in profiles.json, or `check --host ID`). `-` is a limit the host documents\n\
-         nothing about: it is not checked.\n",
+         nothing about: it is not checked. `input schemas` is what the host's client stack\n\
+         does with a tool's input schema, read from its own code (docs/hosts.md): `check\n\
+         --host ID` reports it per tool and path, `tools-list --host ID` serves what it accepts.\n",
     );
     for h in HOSTS {
         let _ = writeln!(s, "\n{} ({})", h.id, h.name);
@@ -347,6 +415,16 @@ pub fn explain() -> String {
             h.chars.map(|c| (c.value.describe().to_string(), c.source)),
         );
         let _ = writeln!(s, "  {:<16}{}", "note", h.note);
+        if let Some(stack) = h.schema {
+            let _ = writeln!(
+                s,
+                "  {:<16}{}\n  {:<16}source: {}",
+                "input schemas",
+                stack.summary(),
+                "",
+                stack.source()
+            );
+        }
     }
     s
 }
@@ -369,6 +447,9 @@ mod tests {
             "openai",
             "gemini",
             "copilot-cli",
+            "openai-strict",
+            "gemini-schema",
+            "anthropic-strict",
         ] {
             assert_eq!(HOSTS.iter().filter(|h| h.id == id).count(), 1, "{id}");
         }

@@ -28,6 +28,7 @@ pub mod hosts;
 pub mod import;
 pub mod limits;
 pub mod load;
+pub mod stacks;
 pub mod suggest;
 pub mod surface;
 pub mod validator;

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use toolgate_runtime::model::Schema;
 use toolgate_runtime::validate::Violation;
 use toolgate_runtime::{CallError, check_arguments};
+use toolgate_schema::stacks::{self, Stack};
 use toolgate_schema::validator::SchemaValidator;
 use toolgate_schema::{Session, Surface};
 
@@ -28,6 +29,9 @@ enum Full {
 #[derive(Debug)]
 pub struct ServedSchemas {
     schemas: HashMap<String, (Schema, Full)>,
+    /// With `--host`: the stack whose rewritten schemas the client was served, and each
+    /// tool's authored input schema, which [`ServedSchemas::decode`] reads calls back into.
+    host: Option<(Stack, HashMap<String, serde_json::Value>)>,
 }
 
 impl ServedSchemas {
@@ -48,7 +52,38 @@ impl ServedSchemas {
                 (s.tool.name.clone(), (s.entry.input_schema.clone(), full))
             })
             .collect();
-        ServedSchemas { schemas }
+        ServedSchemas {
+            schemas,
+            host: None,
+        }
+    }
+
+    /// The same schemas, the client served `stack`'s equivalents of them
+    /// (`toolgate_schema::stacks::adapt`): calls are decoded before they are checked.
+    pub fn for_host(mut self, surface: &Surface, session: &Session, stack: Stack) -> Self {
+        let authored = surface
+            .served(session)
+            .into_iter()
+            .filter(|s| self.schemas.contains_key(&s.tool.name))
+            .filter_map(|s| {
+                let v = s.entry.served.get("inputSchema")?.to_serde();
+                Some((s.tool.name.clone(), v))
+            })
+            .collect();
+        self.host = Some((stack, authored));
+        self
+    }
+
+    /// A call's arguments as the authored schema judges them: with a host, what the client
+    /// wrote against the rewritten schema read back (`stacks::decode`); else as they came.
+    pub fn decode(&self, tool: &str, arguments: serde_json::Value) -> serde_json::Value {
+        match &self.host {
+            Some((stack, authored)) => match authored.get(tool) {
+                Some(schema) => stacks::decode(*stack, schema, &arguments),
+                None => arguments,
+            },
+            None => arguments,
+        }
     }
 
     /// Checks a call of `tool`: its typed schema when the arguments are valid; an unknown

@@ -21,6 +21,7 @@
 
 use toolgate_runtime::{CallError, CatalogProfile, Source, as_typed, echo};
 use toolgate_schema::json::to_pretty;
+use toolgate_schema::stacks::{self, Stack};
 use toolgate_schema::{Session, Surface};
 
 use crate::checked::ServedSchemas;
@@ -73,8 +74,26 @@ impl FolderEcho {
         }
     }
 
-    fn call(&self, tool: &str, arguments: &JsonObject) -> Result<Reply, CallError> {
-        let value = serde_json::Value::Object(arguments.clone());
+    /// The backend of `session` over `surface`, its client served `stack`'s equivalents of
+    /// the schemas: calls decoded, then checked against the authored schemas.
+    /// A tool in `left_out` (no equivalent the stack accepts) is not served.
+    pub fn for_host(
+        surface: &Surface,
+        session: &Session,
+        stack: Stack,
+        left_out: &[String],
+    ) -> FolderEcho {
+        FolderEcho {
+            schemas: ServedSchemas::new(surface, session, |t| !left_out.iter().any(|l| l == t))
+                .for_host(surface, session, stack),
+        }
+    }
+
+    /// A call as serve answers it: decoded (with a host), checked, echoed.
+    pub fn call(&self, tool: &str, arguments: &JsonObject) -> Result<Reply, CallError> {
+        let value = self
+            .schemas
+            .decode(tool, serde_json::Value::Object(arguments.clone()));
         let schema = self.schemas.check(tool, &value)?;
         Ok(Reply::Structured(echo(tool, &as_typed(schema, &value))))
     }
@@ -168,13 +187,34 @@ pub fn folder(
     requested: &str,
     source: Source<'_>,
 ) -> Result<EchoSession, ServeError> {
+    folder_for_host(surface, requested, source, None)
+}
+
+/// [`folder`], with `Some(stack)`: `tools/list` is what `toolgate tools-list --host` prints
+/// (each input schema as the stack accepts it; a tool with no equivalent left out), and calls
+/// are decoded before they are checked against the authored schemas.
+pub fn folder_for_host(
+    surface: &Surface,
+    requested: &str,
+    source: Source<'_>,
+    host: Option<Stack>,
+) -> Result<EchoSession, ServeError> {
     let session = surface.resolve_from(requested, source);
-    let list = to_pretty(&surface.tools_list_json(&session));
-    let server = ToolServer::new(
-        &list,
-        EchoBackend::Folder(FolderEcho::new(surface, &session)),
-    )?
-    .with_instructions(instructions(&surface.catalog, &session.profiles));
+    let authored = surface.tools_list_json(&session);
+    let (list, backend) = match host {
+        Some(stack) => {
+            let (list, refused) = stacks::adapt_tools_list(stack, &authored);
+            let list = to_pretty(&list);
+            let left_out: Vec<String> = refused.into_iter().map(|(t, _)| t).collect();
+            (
+                list,
+                FolderEcho::for_host(surface, &session, stack, &left_out),
+            )
+        }
+        None => (to_pretty(&authored), FolderEcho::new(surface, &session)),
+    };
+    let server = ToolServer::new(&list, EchoBackend::Folder(backend))?
+        .with_instructions(instructions(&surface.catalog, &session.profiles));
     Ok(EchoSession {
         server,
         profiles: session.profiles.clone(),

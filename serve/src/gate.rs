@@ -54,6 +54,7 @@ use toolgate_schema::{Catalog, Session, SourceFile, Surface};
 use crate::checked::ServedSchemas;
 use crate::client::ServerCommand;
 use crate::{AsyncBackend, CallContext, JsonObject, Passthrough, Reply, ServeError, ToolServer};
+use toolgate_schema::stacks::{self, Stack};
 
 /// The fields of a tool that are pinned: a difference in any of them is drift.
 pub const PINNED_FIELDS: [&str; 4] = ["description", "inputSchema", "outputSchema", "annotations"];
@@ -92,6 +93,9 @@ pub struct GateOptions {
     pub timeout: Duration,
     /// Where one JSON line per call is written.
     pub audit: Option<Audit>,
+    /// The client stack whose accepted schemas `tools/list` serves (`--host`): calls are
+    /// read back from that form before they are checked against the catalog and forwarded.
+    pub host: Option<Stack>,
 }
 
 /// One JSON line per call: time, session, profile, tool, `forwarded` or `refused` with the
@@ -475,7 +479,17 @@ pub fn session(
                 .is_some_and(|n| hidden.contains(n))
         });
     }
-    let schemas = ServedSchemas::new(surface, &session, |t| !hidden.contains(t));
+    let mut schemas = ServedSchemas::new(surface, &session, |t| !hidden.contains(t));
+    if let Some(stack) = options.host {
+        let own = toolgate_schema::json::Value::from_serde(&list);
+        let (adapted, refused) = stacks::adapt_tools_list(stack, &own);
+        list = adapted.to_serde();
+        let left_out: HashSet<String> = refused.into_iter().map(|(t, _)| t).collect();
+        schemas = ServedSchemas::new(surface, &session, |t| {
+            !hidden.contains(t) && !left_out.contains(t)
+        })
+        .for_host(surface, &session, stack);
+    }
     let pins = catalog
         .pins(&session)
         .into_iter()
@@ -674,7 +688,10 @@ impl AsyncBackend for GateBackend {
         context: &CallContext,
     ) -> Result<Reply, CallError> {
         let audit = self.audit(context, tool, arguments);
-        let value = serde_json::Value::Object(arguments.clone());
+        let value = self
+            .grant
+            .schemas
+            .decode(tool, serde_json::Value::Object(arguments.clone()));
         if let Err(e) = self.grant.schemas.check(tool, &value) {
             if e.is_unknown_tool() {
                 audit.done("refused", Some("unknown tool".into()), None);

@@ -3,14 +3,14 @@
 use clap::{Args, ValueEnum};
 use toolgate_schema::json::to_pretty;
 use toolgate_schema::runtime::Source;
-use toolgate_schema::{Errors, Surface, cost};
+use toolgate_schema::{Errors, Surface, cost, stacks};
 
 use super::{CatalogArg, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, print_stdout};
 
 /// Arguments of `toolgate tools-list`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  toolgate tools-list --catalog tatara --profile implement\n  toolgate tools-list --catalog maetra --profile task_guard,govern\n  TATARA_TOOL_PROFILE=review toolgate tools-list --catalog tatara\n\nAn unknown or empty profile fails closed: the always-on tools only, a warning on stderr, exit 0 (as a server would start)."
+    after_help = "Examples:\n  toolgate tools-list --catalog tatara --profile implement\n  toolgate tools-list --catalog maetra --profile task_guard,govern\n  TATARA_TOOL_PROFILE=review toolgate tools-list --catalog tatara\n  toolgate tools-list --catalog tatara --profile refine --host openai-strict\n\nAn unknown or empty profile fails closed: the always-on tools only, a warning on stderr, exit 0 (as a server would start). With --host, a tool no schema of the host's stack can say is left out and named on stderr (exit 1); an unknown host is exit 2 (docs/hosts.md)."
 )]
 pub struct ToolsListArgs {
     /// A bundled catalog (tatara, maetra) or a catalog folder.
@@ -21,6 +21,12 @@ pub struct ToolsListArgs {
     /// MAETRA_CAPABILITIES for maetra).
     #[arg(long, value_name = "PROFILE[,PROFILE...]")]
     profile: Option<String>,
+    /// Serve each tool's input schema as this host's client stack accepts it
+    /// (`openai-strict`, `gemini-schema`, `anthropic-strict`; `toolgate explain
+    /// host-limits`): an equivalent, what it cannot say written into descriptions. A host
+    /// without a schema model gets the schemas as authored.
+    #[arg(long, value_name = "ID")]
+    host: Option<String>,
 }
 
 /// The manifest formats.
@@ -59,8 +65,8 @@ pub enum CheckFormat {
 /// Arguments of `toolgate check`.
 #[derive(Args, Debug)]
 #[command(
-    long_about = "Check a catalog folder and print every error at once; then measure what each profile is served (alone and, for a combinable catalog, all combined): the tools of its tools/list, the bytes and the o200k_base tokens of its `tools` array as compact JSON, and the five costliest tools. A profile over its budget (`budgets` in profiles.json) or a limit broken of a host the catalog is served to (`hosts` in profiles.json, or --host) is an error.",
-    after_help = "Examples:\n  toolgate check --catalog schema/tatara\n  toolgate check --catalog schema/maetra --format json\n  toolgate check --catalog schema/fetch --host claude-code --host vscode\n\n`toolgate explain host-limits` lists the hosts and their limits.\nExit codes: 0 the catalog is valid and within its limits, 1 it has errors (all are printed), 2 the folder cannot be read or a host is unknown."
+    long_about = "Check a catalog folder and print every error at once; then measure what each profile is served (alone and, for a combinable catalog, all combined): the tools of its tools/list, the bytes and the o200k_base tokens of its `tools` array as compact JSON, and the five costliest tools. A profile over its budget (`budgets` in profiles.json) or a limit broken of a host the catalog is served to (`hosts` in profiles.json, or --host) is an error. For a host with a schema model (openai-strict, gemini-schema, anthropic-strict), every input schema is read as that host's client stack reads it: a keyword it rejects is an error, one it drops (the model will not know the constraint) a warning, each with the tool and the schema path (docs/hosts.md).",
+    after_help = "Examples:\n  toolgate check --catalog schema/tatara\n  toolgate check --catalog schema/maetra --format json\n  toolgate check --catalog schema/fetch --host claude-code --host vscode\n  toolgate check --catalog schema/tatara --host openai-strict --format json\n\n`toolgate explain host-limits` lists the hosts and their limits.\nExit codes: 0 the catalog is valid and within its limits, 1 it has errors (all are printed), 2 the folder cannot be read or a host is unknown."
 )]
 pub struct CheckArgs {
     /// A catalog folder (or a bundled catalog's name).
@@ -95,7 +101,15 @@ fn load_surface(catalog: &str) -> Result<Surface, u8> {
 /// A bundled catalog answers from the constants compiled in by `catalog!` (the same bytes as
 /// the run-time path, which a folder catalog takes).
 pub fn tools_list(args: &ToolsListArgs) -> u8 {
+    let stack = match &args.host {
+        Some(id) => match host_stack(id) {
+            Ok(s) => s,
+            Err(code) => return code,
+        },
+        None => None,
+    };
     if let CatalogArg::Bundled(name) = CatalogArg::parse(&args.catalog)
+        && stack.is_none()
         && let Some(env) = toolgate_generated::selector_env(&name)
     {
         let (requested, source) = match &args.profile {
@@ -118,7 +132,39 @@ pub fn tools_list(args: &ToolsListArgs) -> u8 {
     if let Some(w) = &session.warning {
         eprintln!("warning: {w}");
     }
-    print_stdout(&to_pretty(&surface.tools_list_json(&session)))
+    let list = surface.tools_list_json(&session);
+    let Some(stack) = stack else {
+        return print_stdout(&to_pretty(&list));
+    };
+    let (adapted, refused) = stacks::adapt_tools_list(stack, &list);
+    let printed = print_stdout(&to_pretty(&adapted));
+    for (tool, why) in &refused {
+        eprintln!(
+            "error: host `{}`: tool `{tool}` is not served: inexpressible: {why}",
+            stack.id()
+        );
+    }
+    if printed != EXIT_OK || refused.is_empty() {
+        printed
+    } else {
+        EXIT_FINDINGS
+    }
+}
+
+/// The schema model of host `id` (`None` for a host without one); exit 2 for an unknown id,
+/// the ids listed.
+pub fn host_stack(id: &str) -> Result<Option<stacks::Stack>, u8> {
+    match toolgate_schema::hosts::host(id) {
+        Some(h) => Ok(h.schema),
+        None => {
+            eprintln!(
+                "error: --host: no host `{id}`{}; hosts: {}",
+                toolgate_schema::suggest::did_you_mean(id, toolgate_schema::hosts::ids()),
+                toolgate_schema::hosts::ids().join(", ")
+            );
+            Err(EXIT_ERROR)
+        }
+    }
 }
 
 /// `toolgate manifest`
@@ -177,13 +223,15 @@ pub fn check(args: &CheckArgs) -> u8 {
     let surface = Surface::from_catalog(&c);
     let costs = cost::measure(&surface);
     let findings = cost::check(&c, &costs, &hosts);
-    let code = if findings.is_empty() {
+    let schemas = cost::check_schemas(&surface, &hosts);
+    let schema_errors = schemas.iter().filter(|f| f.is_error()).count();
+    let code = if findings.is_empty() && schema_errors == 0 {
         EXIT_OK
     } else {
         EXIT_FINDINGS
     };
     if matches!(args.format, CheckFormat::Json) {
-        let v = cost::to_json(&c, &costs, &hosts, &findings);
+        let v = cost::to_json(&c, &costs, &hosts, &findings, &schemas);
         let printed = print_stdout(&format!(
             "{}\n",
             serde_json::to_string_pretty(&v).unwrap_or_default()
@@ -201,8 +249,35 @@ pub fn check(args: &CheckArgs) -> u8 {
     for f in &findings {
         eprintln!("error: {}", f.message);
     }
-    summary(&c, &surface, findings.len());
+    for f in &schemas {
+        let level = if f.is_error() { "error" } else { "warning" };
+        eprintln!("{level}: {}", f.message());
+    }
+    summary(&c, &surface, findings.len() + schema_errors);
+    schema_summary(&schemas);
     code
+}
+
+/// What the hosts' stacks make of the input schemas, in a line per host, on stderr.
+fn schema_summary(schemas: &[cost::SchemaFinding]) {
+    let mut hosts: Vec<&str> = schemas.iter().map(|f| f.host).collect();
+    hosts.dedup();
+    for host in hosts {
+        let tools = |error: bool| {
+            let mut t: Vec<&str> = schemas
+                .iter()
+                .filter(|f| f.host == host && f.is_error() == error)
+                .map(|f| f.tool.as_str())
+                .collect();
+            t.dedup();
+            t.len()
+        };
+        eprintln!(
+            "host `{host}`: {} tool(s) rejected, {} with constraints dropped (toolgate tools-list --host {host} serves what it accepts)",
+            tools(true),
+            tools(false)
+        );
+    }
 }
 
 /// The closing line of a check on stderr: `ok: ...`, or the number of limits broken.

@@ -5,6 +5,7 @@
 use clap::Args;
 use toolgate_schema::Surface;
 use toolgate_schema::runtime::Source;
+use toolgate_schema::stacks::Stack;
 use toolgate_serve::echo::{self, EchoSession};
 use toolgate_serve::{LogLevel, ServeError};
 
@@ -80,30 +81,46 @@ pub struct ServeArgs {
     /// Also write each call's arguments in the audit.
     #[arg(long, requires = "audit")]
     audit_args: bool,
+    /// Serve each tool's input schema as this host's client stack accepts it (`toolgate
+    /// tools-list --host`: `openai-strict`, `gemini-schema`, `anthropic-strict`): calls are
+    /// read back from that form, then checked against the authored schema as always.
+    #[arg(long, value_name = "ID")]
+    host: Option<String>,
 }
 
 impl ServeArgs {
     fn gates(&self) -> bool {
         self.upstream.is_some() || self.upstream_url.is_some()
     }
+
+    /// The stack of `--host` (`None` without one, or for a host without a schema model);
+    /// exit 2 for an unknown id.
+    fn stack(&self) -> Result<Option<Stack>, u8> {
+        match &self.host {
+            Some(id) => super::catalog_cmds::host_stack(id),
+            None => Ok(None),
+        }
+    }
 }
 
 mod gate;
 
-/// A catalog opened for serving: bundled (generated dispatch) or a folder's surface.
+/// A catalog opened for serving: bundled (generated dispatch) or a folder's surface, with the
+/// stack of `--host` if any (then a bundled catalog is served from its files, as a folder).
 enum Opened {
     Bundled(String),
-    Folder(Surface),
+    Folder(Surface, Option<Stack>),
 }
 
-fn open(arg: &str) -> Result<Opened, u8> {
+fn open(arg: &str, host: Option<Stack>) -> Result<Opened, u8> {
     if let CatalogArg::Bundled(name) = CatalogArg::parse(arg)
         && toolgate_generated::selector_env(&name).is_some()
+        && host.is_none()
     {
         return Ok(Opened::Bundled(name));
     }
     match CatalogArg::parse(arg).load() {
-        Ok(c) => Ok(Opened::Folder(Surface::from_catalog(&c))),
+        Ok(c) => Ok(Opened::Folder(Surface::from_catalog(&c), host)),
         Err(errors) => {
             eprintln!("{errors}");
             eprintln!("error: cannot serve `{arg}`: the catalog has errors");
@@ -125,11 +142,12 @@ fn session(catalog: &Opened, given: Option<(&str, Source<'_>)>) -> Result<EchoSe
             bundled(name, &requested, source)
                 .unwrap_or_else(|| Err(ServeError::Session(format!("`{name}` is not bundled"))))
         }
-        Opened::Folder(surface) => match given {
-            Some((p, source)) => echo::folder(surface, p, source),
+        Opened::Folder(surface, host) => match given {
+            Some((p, source)) => echo::folder_for_host(surface, p, source, *host),
             None => {
                 let (requested, env) = super::selector_value(surface, None);
-                echo::folder(surface, &requested, super::selector_source(env.as_deref()))
+                let source = super::selector_source(env.as_deref());
+                echo::folder_for_host(surface, &requested, source, *host)
             }
         },
     }
@@ -147,7 +165,11 @@ pub fn serve(args: &ServeArgs) -> u8 {
         );
         return EXIT_ERROR;
     }
-    let catalog = match open(&args.catalog) {
+    let stack = match args.stack() {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let catalog = match open(&args.catalog, stack) {
         Ok(c) => c,
         Err(code) => return code,
     };

@@ -249,10 +249,12 @@ fn options(args: &ServeArgs) -> Result<GateOptions, String> {
     if args.upstream_timeout == 0 {
         return Err("error: --upstream-timeout must be at least 1 second".into());
     }
+    let host = args.stack().map_err(|_| String::new())?;
     Ok(GateOptions {
         upstream,
         timeout: Duration::from_secs(args.upstream_timeout),
         audit,
+        host,
     })
 }
 
