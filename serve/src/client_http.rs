@@ -118,7 +118,9 @@ pub fn capture_http(
             ))),
         }
     });
-    drop(runtime);
+    // Not `drop`: it waits for every blocking task, and a name lookup (getaddrinfo, on the
+    // blocking pool) that hangs would outlast `timeout`.
+    runtime.shutdown_timeout(Duration::from_millis(200));
     result.map_err(|f| ClientError {
         message: f.message,
         stderr: String::new(),
@@ -155,14 +157,19 @@ async fn run(client: reqwest::Client, server: &HttpServer) -> Result<Capture, Fa
     let url = Url::parse(&server.url)
         .map_err(|e| Failure::new(format!("`{}` is not a URL: {e}", server.url)))?;
     if !matches!(url.scheme(), "http" | "https") {
-        return Err(Failure::new(format!("`{url}` is not an http or https URL")));
+        return Err(Failure::new(format!(
+            "`{}` is not an http or https URL",
+            server.url
+        )));
     }
     let mut headers = HeaderMap::new();
     for (name, value) in &server.headers {
         let n = HeaderName::from_bytes(name.as_bytes())
             .map_err(|_| Failure::new(format!("header `{name}`: not a valid header name")))?;
-        let v = HeaderValue::from_str(value)
+        let mut v = HeaderValue::from_str(value)
             .map_err(|_| Failure::new(format!("header `{name}`: not a valid header value")))?;
+        // Kept out of reqwest's and hyper's Debug output.
+        v.set_sensitive(true);
         headers.insert(n, v);
     }
     let names: Vec<&str> = server.headers.iter().map(|(n, _)| n.as_str()).collect();
@@ -176,20 +183,26 @@ async fn run(client: reqwest::Client, server: &HttpServer) -> Result<Capture, Fa
             names.join(", ")
         },
         post_url: url.clone(),
+        post_shown: server.url.clone(),
         kind: server.kind,
         state: Mutex::default(),
         incoming: tx,
     };
     let mut reader = None;
+    // The URL as given, never reqwest's rendering of it: the caller puts the URL as written
+    // in its place (an input in it is a secret).
+    let what = format!("GET {}", server.url);
     if server.kind == HttpKind::Sse {
-        let (endpoint, events) = shared.open_sse(&url).await?;
+        let (endpoint, events) = shared.open_sse(&url, &what).await?;
+        if endpoint != url {
+            shared.post_shown = endpoint.to_string();
+        }
         shared.post_url = endpoint;
         reader = Some(events);
     }
     let shared = Arc::new(shared);
     let reading = reader.map(|events| {
         let shared = shared.clone();
-        let what = format!("GET {url}");
         tokio::spawn(async move { shared.read_events(events, None, &what).await })
     });
     let _abort = reading.map(AbortOnDrop);
@@ -250,6 +263,9 @@ struct Shared {
     header_names: String,
     /// The URL messages are POSTed to: the URL (Streamable HTTP) or the `endpoint` event's.
     post_url: Url,
+    /// `post_url` in messages: the configuration's URL as given (not as reqwest renders it),
+    /// else the `endpoint` event's.
+    post_shown: String,
     kind: HttpKind,
     state: Mutex<State>,
     incoming: mpsc::UnboundedSender<Incoming>,
@@ -259,9 +275,44 @@ struct Shared {
 type Events =
     std::pin::Pin<Box<dyn futures::Stream<Item = Result<sse_stream::Sse, String>> + Send>>;
 
-fn events_of(response: reqwest::Response) -> Events {
-    let stream = sse_stream::SseStream::from_bytes_stream(response.bytes_stream());
+/// The events of `response`'s body, of at most `limit` bytes in all: a stream that goes on
+/// and on fails rather than fill memory (the stdio capture bounds its output the same way).
+fn events_of(response: reqwest::Response, limit: usize) -> Events {
+    let mut left = limit;
+    let bytes = response.bytes_stream().map(move |chunk| {
+        let chunk = chunk.map_err(|e| std::io::Error::other(chain(&e.without_url())))?;
+        left = left
+            .checked_sub(chunk.len())
+            .ok_or_else(|| std::io::Error::other(format!("the stream went past {limit} bytes")))?;
+        Ok::<_, std::io::Error>(chunk)
+    });
+    let stream = sse_stream::SseStream::from_bytes_stream(bytes);
     Box::pin(stream.map(|e| e.map_err(|e| e.to_string())))
+}
+
+/// `response`'s body, at most `limit` bytes (more is an error: see [`events_of`]).
+async fn body_of(mut response: reqwest::Response, limit: usize) -> Result<Vec<u8>, String> {
+    let mut body = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| format!("the answer broke off: {}", chain(&e.without_url())))?
+    {
+        if body.len() + chunk.len() > limit {
+            return Err(format!("the answer went past {limit} bytes"));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// A JSON-RPC id as a key of [`State::pending`]: a number and its decimal string are one id,
+/// as rmcp matches an answer's `"1"` to the request `1`.
+fn id_key(id: &serde_json::Value) -> String {
+    match id.as_str() {
+        Some(s) if s.parse::<i64>().is_ok() => s.to_string(),
+        _ => id.to_string(),
+    }
 }
 
 impl Shared {
@@ -275,15 +326,14 @@ impl Shared {
 
     /// `GET url` as an event stream, up to its `endpoint` event: the URL to POST to, same
     /// origin, and the rest of the stream.
-    async fn open_sse(&self, url: &Url) -> Result<(Url, Events), Failure> {
+    async fn open_sse(&self, url: &Url, what: &str) -> Result<(Url, Events), Failure> {
         let request = self
             .client
             .get(url.clone())
             .headers(self.headers.clone())
             .header(ACCEPT, "text/event-stream");
-        let what = format!("GET {url}");
-        let response = request.send().await.map_err(|e| request_error(&e, &what))?;
-        let response = self.checked(response, &what).await?;
+        let response = request.send().await.map_err(|e| request_error(e, what))?;
+        let response = self.checked(response, what).await?;
         let kind = content_type(&response);
         if !kind.starts_with("text/event-stream") {
             return Err(Failure::new(format!(
@@ -291,7 +341,7 @@ impl Shared {
                 shown_type(&kind)
             )));
         }
-        let mut events = events_of(response);
+        let mut events = events_of(response, MAX_OUTPUT);
         while let Some(event) = events.next().await {
             let event = event
                 .map_err(|e| Failure::new(format!("{what}: the event stream broke off: {e}")))?;
@@ -339,8 +389,7 @@ impl Shared {
         let mut message = format!("HTTP {status} from {what} ({})", shown_type(&kind));
         // A JSON-RPC error in the body says why (bounded; never the body otherwise).
         if kind.starts_with("application/json")
-            && let Ok(body) = response.bytes().await
-            && body.len() < 64 * 1024
+            && let Ok(body) = body_of(response, 64 * 1024).await
             && let Ok(v) = serde_json::from_slice::<serde_json::Value>(&body)
             && let Some(m) = v.pointer("/error/message").and_then(|m| m.as_str())
         {
@@ -360,7 +409,7 @@ impl Shared {
             .and_then(|m| m.as_str())
             .unwrap_or("a response");
         let id = value.get("id").filter(|_| value.get("method").is_some());
-        let what = format!("POST {} ({method})", self.post_url);
+        let what = format!("POST {} ({method})", self.post_shown);
         let mut request = self
             .client
             .post(self.post_url.clone())
@@ -370,7 +419,7 @@ impl Shared {
         {
             let mut state = lock(&self.state);
             if let Some(id) = id {
-                state.pending.insert(id.to_string(), method.to_string());
+                state.pending.insert(id_key(id), method.to_string());
             }
             if self.kind == HttpKind::Streamable {
                 if let Some(s) = &state.session {
@@ -382,7 +431,7 @@ impl Shared {
             }
         }
         let response = request.body(body).send().await;
-        let response = response.map_err(|e| request_error(&e, &what))?;
+        let response = response.map_err(|e| request_error(e, &what))?;
         let response = self.checked(response, &what).await?;
         if self.kind == HttpKind::Sse || id.is_none() {
             // SSE answers on the event stream; a notification or response gets 202.
@@ -397,8 +446,8 @@ impl Shared {
         }
         let kind = content_type(&response);
         if kind.starts_with("text/event-stream") {
-            let id = id.map(ToString::to_string);
-            let mut events = events_of(response);
+            let id = id.map(id_key);
+            let mut events = events_of(response, MAX_OUTPUT);
             return self
                 .read_events_until(&mut events, id.as_deref(), &what)
                 .await;
@@ -409,10 +458,9 @@ impl Shared {
                 shown_type(&kind)
             )));
         }
-        let body = response
-            .bytes()
+        let body = body_of(response, MAX_OUTPUT)
             .await
-            .map_err(|e| Failure::new(format!("{what}: the answer broke off: {}", chain(&e))))?;
+            .map_err(|e| Failure::new(format!("{what}: {e}")))?;
         self.deliver(&body, &what)
     }
 
@@ -477,7 +525,7 @@ impl Shared {
         state.raw.push(body.to_vec());
         for m in messages {
             if let Some(id) = m.get("id").filter(|_| m.get("method").is_none()) {
-                state.pending.remove(&id.to_string());
+                state.pending.remove(&id_key(id));
             }
             if let Some(v) = m
                 .pointer("/result/protocolVersion")
@@ -555,9 +603,10 @@ fn shown_type(kind: &str) -> String {
     }
 }
 
-/// A request that got no answer: the reason, a redirect refused included.
-fn request_error(e: &reqwest::Error, what: &str) -> Failure {
-    Failure::new(format!("{what}: {}", chain(e)))
+/// A request that got no answer: the reason, a redirect refused included (without the URL
+/// as reqwest renders it: `what` names it as given).
+fn request_error(e: reqwest::Error, what: &str) -> Failure {
+    Failure::new(format!("{what}: {}", chain(&e.without_url())))
 }
 
 /// An error with its causes, each said once (`a: b: c`).
@@ -572,4 +621,62 @@ fn chain(e: &(dyn std::error::Error + 'static)) -> String {
         next = e.source();
     }
     parts.join(": ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A response whose body never ends: the same chunk again and again.
+    fn endless() -> reqwest::Response {
+        let chunks = futures::stream::repeat_with(|| {
+            Ok::<_, std::io::Error>(b"data: {\"x\": 1}\n\n".to_vec())
+        });
+        let response = http::Response::builder()
+            .header(CONTENT_TYPE, "text/event-stream")
+            .body(reqwest::Body::wrap_stream(chunks))
+            .unwrap();
+        reqwest::Response::from(response)
+    }
+
+    fn block_on<F: Future>(f: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(f)
+    }
+
+    #[test]
+    fn a_body_that_never_ends_stops_at_its_bound() {
+        let e = block_on(body_of(endless(), 4096)).unwrap_err();
+        assert_eq!(e, "the answer went past 4096 bytes");
+        let body = reqwest::Response::from(http::Response::new(b"{}".to_vec()));
+        assert_eq!(block_on(body_of(body, 2)).unwrap(), b"{}");
+    }
+
+    #[test]
+    fn an_event_stream_that_never_ends_stops_at_its_bound() {
+        let (seen, last) = block_on(async {
+            let mut events = events_of(endless(), 4096);
+            let mut seen = 0;
+            loop {
+                match events.next().await {
+                    Some(Ok(_)) => seen += 1,
+                    Some(Err(e)) => return (seen, Some(e)),
+                    None => return (seen, None),
+                }
+            }
+        });
+        assert!(seen > 0 && seen < 4096, "{seen}");
+        let last = last.expect("an error, not the end");
+        assert!(last.contains("the stream went past 4096 bytes"), "{last}");
+    }
+
+    #[test]
+    fn a_numeric_string_id_answers_the_number() {
+        use serde_json::json;
+        assert_eq!(id_key(&json!(3)), id_key(&json!("3")));
+        assert_ne!(id_key(&json!("a")), id_key(&json!("\"a\"")));
+        assert_ne!(id_key(&json!("3")), id_key(&json!("03x")));
+    }
 }
