@@ -467,6 +467,169 @@ fn a_same_origin_redirect_is_followed() {
     assert!(!everything(&o).contains(TOKEN));
 }
 
+/// A Streamable HTTP server using what the spec lets it: the initialize answer on an event
+/// stream that carries a log notification and a ping first, its id as a numeric string, the
+/// stream left open after it; tools/list in two pages (`nextCursor`), the second on an event
+/// stream. Every POST accepts both answer types, every one after initialize carries the
+/// session and the protocol version, the ping is answered, the session is deleted at the end.
+fn spec_shapes(request: &Request) -> Answer {
+    let message: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+    let id = &message["id"];
+    let stream = |events: &str, open: Duration| {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nMcp-Session-Id: s-42\r\nConnection: close\r\n\r\n";
+        Answer::Stream(format!("{head}{events}").into_bytes(), open)
+    };
+    match (request.method.as_str(), message["method"].as_str()) {
+        ("DELETE", _) => http("200 OK", &[], ""),
+        ("POST", Some("initialize")) => {
+            let answer = json!({"jsonrpc": "2.0", "id": id.to_string(), "result": {
+                "protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                "serverInfo": {"name": "spec-shapes", "version": "1.0.0"}}});
+            stream(
+                &format!(
+                    "event: message\ndata: {}\n\ndata: {}\n\nid: e-3\nevent: message\ndata: {answer}\n\n",
+                    json!({"jsonrpc": "2.0", "method": "notifications/message",
+                        "params": {"level": "info", "data": "starting"}}),
+                    json!({"jsonrpc": "2.0", "id": "srv-1", "method": "ping"}),
+                ),
+                Duration::from_secs(30),
+            )
+        }
+        ("POST", Some("tools/list")) if message["params"]["cursor"] == "page-2" => {
+            let answer = json!({"jsonrpc": "2.0", "id": id, "result": {"tools": [
+                {"name": "beta", "inputSchema": {"type": "object"}}]}});
+            stream(&format!("data: {answer}\n\n"), Duration::ZERO)
+        }
+        ("POST", Some("tools/list")) => {
+            let answer = json!({"jsonrpc": "2.0", "id": id, "result": {"tools": [
+                {"name": "alpha", "inputSchema": {"type": "object"}}], "nextCursor": "page-2"}});
+            http(
+                "200 OK",
+                &[("Content-Type", "application/json")],
+                &answer.to_string(),
+            )
+        }
+        ("POST", _) if id.is_null() || message.get("result").is_some() => {
+            http("202 Accepted", &[], "")
+        }
+        _ => http("400 Bad Request", &[], ""),
+    }
+}
+
+#[test]
+fn a_streamable_server_using_every_shape_the_spec_allows_is_locked() {
+    let (port, seen) = server(|r, _| spec_shapes(r));
+    let dir = repo_with(
+        "lock-http-spec-shapes",
+        &format!(
+            r#"{{"servers": {{"shapes": {{"type": "http", "url": "http://127.0.0.1:{port}/mcp"}}}}}}"#
+        ),
+    );
+    let started = Instant::now();
+    let o = toolgate_in(&dir, &["lock", "--timeout", "10"]);
+    assert_eq!(code(&o), 0, "{}", everything(&o));
+    // Done at the answer, not when the initialize stream closes (30 s) or the timeout.
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    let lock: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("toolgate.lock")).unwrap()).unwrap();
+    let names: Vec<&Value> = lock["servers"]["shapes"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| &t["name"])
+        .collect();
+    assert_eq!(names, [&json!("alpha"), &json!("beta")], "{lock}");
+    let seen = seen.lock().unwrap().clone();
+    let body = |r: &Request| serde_json::from_slice::<Value>(&r.body).unwrap_or(Value::Null);
+    let posts: Vec<&Request> = seen.iter().filter(|r| r.method == "POST").collect();
+    for r in &posts {
+        let accept = r.header("accept").unwrap_or_default();
+        assert!(
+            accept.contains("application/json") && accept.contains("text/event-stream"),
+            "{r:?}"
+        );
+        if body(r)["method"] != "initialize" {
+            assert_eq!(r.header("mcp-session-id"), Some("s-42"), "{r:?}");
+            assert_eq!(
+                r.header("mcp-protocol-version"),
+                Some("2025-06-18"),
+                "{r:?}"
+            );
+        }
+    }
+    let methods: Vec<Value> = posts.iter().map(|r| body(r)["method"].clone()).collect();
+    assert!(
+        methods.contains(&json!("notifications/initialized")),
+        "{methods:?}"
+    );
+    assert!(
+        posts
+            .iter()
+            .any(|r| body(r)["id"] == "srv-1" && body(r).get("result").is_some()),
+        "the ping is answered: {seen:?}"
+    );
+    assert!(
+        seen.iter()
+            .any(|r| r.method == "DELETE" && r.header("mcp-session-id") == Some("s-42")),
+        "the session is deleted: {seen:?}"
+    );
+}
+
+/// A JSON-RPC error answering tools/list (HTTP 200, as the spec has it) is the server's error,
+/// its message shown; HTTP 500 with a JSON-RPC error body shows that message too.
+#[test]
+fn a_json_rpc_error_is_shown_as_the_server_wrote_it() {
+    let answer = |r: &Request, status: &'static str| {
+        let message: Value = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
+        if message["method"] != "tools/list" {
+            return mcp_json(r);
+        }
+        let error = json!({"jsonrpc": "2.0", "id": message["id"],
+            "error": {"code": -32603, "message": "the tool index is rebuilding"}});
+        http(
+            status,
+            &[("Content-Type", "application/json")],
+            &error.to_string(),
+        )
+    };
+    let (ok_port, _) = server(move |r, _| answer(r, "200 OK"));
+    let (failing, _) = server(move |r, _| answer(r, "500 Internal Server Error"));
+    let dir = repo_with(
+        "lock-http-jsonrpc-error",
+        &format!(
+            r#"{{"servers": {{
+                "rpc": {{"type": "http", "url": "http://127.0.0.1:{ok_port}/mcp"}},
+                "status": {{"type": "http", "url": "http://127.0.0.1:{failing}/mcp"}}
+            }}}}"#
+        ),
+    );
+    let o = toolgate_in(&dir, &["lock", "--timeout", "10"]);
+    assert_eq!(code(&o), 2, "{}", everything(&o));
+    let err = common::stderr(&o);
+    let line = |id: &str| {
+        err.lines()
+            .find(|l| l.starts_with(&format!("error: server `{id}`")))
+            .unwrap_or_else(|| panic!("no error for `{id}`: {err}"))
+            .to_string()
+    };
+    let rpc = line("rpc");
+    assert!(rpc.contains("tools/list (page 1) failed"), "{rpc}");
+    assert!(rpc.contains("the tool index is rebuilding"), "{rpc}");
+    let status = line("status");
+    assert!(
+        status.contains("HTTP 500 Internal Server Error from POST")
+            && status.contains("(tools/list)")
+            && status.contains(": the tool index is rebuilding"),
+        "{status}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!dir.join("toolgate.lock").exists());
+}
+
 /// `toolgate import --url` reads a live server through the same client.
 #[test]
 fn import_from_a_url_writes_the_catalog() {
