@@ -351,7 +351,8 @@ impl Shared {
             let data = event.data.unwrap_or_default();
             let endpoint = url.join(data.trim()).map_err(|e| {
                 Failure::new(format!(
-                    "{what}: the `endpoint` event's {data:?} is not a URI: {e}"
+                    "{what}: the `endpoint` event's `{}` is not a URI: {e}",
+                    excerpt(&data)
                 ))
             })?;
             if endpoint.origin() != url.origin() {
@@ -394,7 +395,7 @@ impl Shared {
             && let Some(m) = v.pointer("/error/message").and_then(|m| m.as_str())
         {
             message.push_str(": ");
-            message.extend(m.chars().take(200));
+            message.push_str(&excerpt(m));
         }
         Err(Failure::new(message))
     }
@@ -603,6 +604,21 @@ fn shown_type(kind: &str) -> String {
     }
 }
 
+/// The start of a text the server sent, for a one-line message: at most 200 characters, a
+/// control character (a line break, a terminal escape) shown as a space.
+fn excerpt(text: &str) -> String {
+    let mut shown: String = text
+        .trim()
+        .chars()
+        .take(200)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if text.trim().chars().nth(200).is_some() {
+        shown.push('…');
+    }
+    shown
+}
+
 /// A request that got no answer: the reason, a redirect refused included (without the URL
 /// as reqwest renders it: `what` names it as given).
 fn request_error(e: reqwest::Error, what: &str) -> Failure {
@@ -670,6 +686,13 @@ mod tests {
         assert!(seen > 0 && seen < 4096, "{seen}");
         let last = last.expect("an error, not the end");
         assert!(last.contains("the stream went past 4096 bytes"), "{last}");
+    }
+
+    #[test]
+    fn a_server_text_is_shown_on_one_short_line() {
+        assert_eq!(excerpt(" busy\n\u{1b}[2J now "), "busy  [2J now");
+        let long = "x".repeat(10_000);
+        assert_eq!(excerpt(&long).chars().count(), 201);
     }
 
     #[test]
