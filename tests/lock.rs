@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+use common::{all_text, everything};
 use mcp_support::{python_importing, skip};
 use serde_json::Value;
 
@@ -96,32 +97,6 @@ fn toolgate_in(dir: &Path, args: &[&str], python: Option<&Path>) -> Output {
 
 fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
-}
-
-fn everything(o: &Output) -> String {
-    format!(
-        "--- stdout\n{}--- stderr\n{}",
-        common::stdout(o),
-        common::stderr(o)
-    )
-}
-
-/// Every file under `dir` (node_modules and .git left out), as text.
-fn all_text(dir: &Path) -> String {
-    let mut out = String::new();
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = entry.path();
-        let name = entry.file_name();
-        if name == "node_modules" || name == ".git" {
-            continue;
-        }
-        if p.is_dir() {
-            out.push_str(&all_text(&p));
-        } else if let Ok(t) = std::fs::read_to_string(&p) {
-            out.push_str(&t);
-        }
-    }
-    out
 }
 
 #[test]

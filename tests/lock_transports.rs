@@ -23,6 +23,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use common::{all_text, everything};
 use mcp_support::{python_importing, skip};
 use serde_json::{Value, json};
 
@@ -30,14 +31,6 @@ const TOKEN: &str = "records-token-5e0c7b2a";
 
 fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
-}
-
-fn everything(o: &Output) -> String {
-    format!(
-        "--- stdout\n{}--- stderr\n{}",
-        common::stdout(o),
-        common::stderr(o)
-    )
 }
 
 /// A scratch git work tree holding `.vscode/mcp.json` with `text`.
@@ -60,24 +53,6 @@ fn toolgate_in(dir: &Path, args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("toolgate runs")
-}
-
-/// Every file under `dir` (node_modules and .git left out), as text.
-fn all_text(dir: &Path) -> String {
-    let mut out = String::new();
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = entry.path();
-        let name = entry.file_name();
-        if name == "node_modules" || name == ".git" {
-            continue;
-        }
-        if p.is_dir() {
-            out.push_str(&all_text(&p));
-        } else if let Ok(t) = std::fs::read_to_string(&p) {
-            out.push_str(&t);
-        }
-    }
-    out
 }
 
 // ---------------------------------------------------------------------------------------
@@ -637,18 +612,13 @@ fn import_from_a_url_writes_the_catalog() {
     let dir = common::scratch("import-url");
     let url = format!("http://127.0.0.1:{port}/mcp");
     let header = format!("Authorization=Bearer {TOKEN}");
-    let o = toolgate_in(
-        &dir,
-        &[
-            "import",
-            "--url",
-            &url,
-            "--header",
-            &header,
-            "--out",
-            "schema/written",
-        ],
-    );
+    let import = |url: &str, out: &str| {
+        toolgate_in(
+            &dir,
+            &["import", "--url", url, "--header", &header, "--out", out],
+        )
+    };
+    let o = import(&url, "schema/written");
     assert_eq!(code(&o), 0, "{}", everything(&o));
     let tool = std::fs::read_to_string(dir.join("schema/written/tools/zeta.json")).unwrap();
     assert!(tool.contains("\"x-vendor\""), "{tool}");
@@ -667,18 +637,7 @@ fn import_from_a_url_writes_the_catalog() {
     // A refusal is exit 2 with nothing written.
     let (refuses, _) = server(|_, _| http("401 Unauthorized", &[], ""));
     let url = format!("http://127.0.0.1:{refuses}/mcp");
-    let o = toolgate_in(
-        &dir,
-        &[
-            "import",
-            "--url",
-            &url,
-            "--header",
-            &header,
-            "--out",
-            "schema/refused",
-        ],
-    );
+    let o = import(&url, "schema/refused");
     assert_eq!(code(&o), 2, "{}", everything(&o));
     let err = common::stderr(&o);
     assert!(err.contains("HTTP 401 Unauthorized from POST"), "{err}");
