@@ -28,29 +28,11 @@ const SECRET_ENV: &str = "env-secret-41d2e8";
 
 /// The npm packages' `node_modules`; `None` (after the skip message) without them.
 fn node_modules() -> Option<PathBuf> {
-    let dir = std::env::var_os("TOOLGATE_LOCK_NPM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| common::repo_root().join("target/e2e/lock-npm"))
-        .join("node_modules");
-    let node = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let all = [
+    mcp_support::lock_npm(&[
         "@modelcontextprotocol/server-memory",
         "@modelcontextprotocol/server-everything",
         "@playwright/mcp",
-    ]
-    .iter()
-    .all(|p| dir.join(p).join("package.json").is_file());
-    if node && all {
-        Some(dir)
-    } else {
-        skip(
-            "node or the npm packages of tests/lock/package.json are missing (npm ci --ignore-scripts them under target/e2e/lock-npm)",
-        );
-        None
-    }
+    ])
 }
 
 /// A scratch git work tree holding the fixture repository.

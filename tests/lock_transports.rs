@@ -685,25 +685,7 @@ fn wait_for_port(port: u16, who: &mut Running) {
 
 /// The npm packages' `node_modules`; `None` (after the skip message) without them.
 fn node_modules() -> Option<PathBuf> {
-    let dir = std::env::var_os("TOOLGATE_LOCK_NPM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| common::repo_root().join("target/e2e/lock-npm"))
-        .join("node_modules");
-    let node = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let all = ["@modelcontextprotocol/server-everything", "@playwright/mcp"]
-        .iter()
-        .all(|p| dir.join(p).join("package.json").is_file());
-    if node && all {
-        Some(dir)
-    } else {
-        skip(
-            "node or the npm packages of tests/lock/package.json are missing (npm ci --ignore-scripts them under target/e2e/lock-npm)",
-        );
-        None
-    }
+    mcp_support::lock_npm(&["@modelcontextprotocol/server-everything", "@playwright/mcp"])
 }
 
 fn node(script: &Path, args: &[&str], port: u16) -> Running {
