@@ -85,6 +85,9 @@ enum Answer {
     Stream(Vec<u8>, Duration),
     /// Never answer (the connection stays open until the client goes).
     Silence,
+    /// Write the head, then each text the channel gives (an event stream fed by other
+    /// requests' handlers), until it closes.
+    Feed(Vec<u8>, std::sync::mpsc::Receiver<String>),
 }
 
 fn http(status: &str, headers: &[(&str, &str)], body: &str) -> Answer {
@@ -174,6 +177,15 @@ fn reply(mut stream: TcpStream, answer: Answer) {
             std::thread::sleep(open);
         }
         Answer::Silence => std::thread::sleep(Duration::from_secs(60)),
+        Answer::Feed(head, texts) => {
+            let _ = stream.write_all(&head);
+            for text in texts {
+                if stream.write_all(text.as_bytes()).is_err() {
+                    break;
+                }
+                let _ = stream.flush();
+            }
+        }
     }
 }
 
@@ -552,6 +564,64 @@ fn a_streamable_server_using_every_shape_the_spec_allows_is_locked() {
             .any(|r| r.method == "DELETE" && r.header("mcp-session-id") == Some("s-42")),
         "the session is deleted: {seen:?}"
     );
+}
+
+/// A legacy HTTP+SSE server (2024-11-05) whose `endpoint` event is relative to the SSE URL's
+/// folder (`messages?sessionId=7` from `/mcp/sse`) and whose answers come on the GET stream.
+#[test]
+fn a_legacy_sse_endpoint_is_resolved_against_the_sse_url() {
+    let feed: Arc<Mutex<Option<std::sync::mpsc::Sender<String>>>> = Arc::default();
+    let (port, seen) = server(move |r, _| {
+        if r.method == "GET" {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let _ = tx.send("event: endpoint\ndata: messages?sessionId=7\n\n".to_string());
+            *feed.lock().unwrap() = Some(tx);
+            let head =
+                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";
+            return Answer::Feed(head.as_bytes().to_vec(), rx);
+        }
+        let message: Value = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
+        let result = match message["method"].as_str() {
+            Some("initialize") => json!({"protocolVersion": "2024-11-05",
+                "capabilities": {"tools": {}}, "serverInfo": {"name": "old-sse", "version": "1"}}),
+            Some("tools/list") => json!({"tools": [{"name": "zeta", "inputSchema": {}}]}),
+            _ => return http("202 Accepted", &[], ""),
+        };
+        let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": result});
+        if let Some(tx) = feed.lock().unwrap().as_ref() {
+            let _ = tx.send(format!("event: message\ndata: {answer}\n\n"));
+        }
+        http("202 Accepted", &[], "")
+    });
+    let dir = repo_with(
+        "lock-sse-relative",
+        &format!(
+            r#"{{"servers": {{"old": {{"type": "sse", "url": "http://127.0.0.1:{port}/mcp/sse", "headers": {{"X-Api-Key": "${{input:key}}"}}}}}}}}"#
+        ),
+    );
+    let key = format!("key={TOKEN}");
+    let o = toolgate_in(&dir, &["lock", "--timeout", "10", "--env", &key]);
+    assert_eq!(code(&o), 0, "{}", everything(&o));
+    let lock: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("toolgate.lock")).unwrap()).unwrap();
+    assert_eq!(lock["servers"]["old"]["tools"][0]["name"], "zeta", "{lock}");
+    assert_eq!(
+        lock["servers"]["old"]["reached"]["transport"], "sse",
+        "{lock}"
+    );
+    let seen = seen.lock().unwrap().clone();
+    let posts: Vec<&Request> = seen.iter().filter(|r| r.method == "POST").collect();
+    assert!(
+        posts.len() >= 3,
+        "initialize, initialized, tools/list: {seen:?}"
+    );
+    for r in &posts {
+        assert_eq!(r.path, "/mcp/messages?sessionId=7", "{r:?}");
+        assert_eq!(r.header("x-api-key"), Some(TOKEN), "{r:?}");
+    }
+    assert!(seen.iter().all(|r| r.header("mcp-session-id").is_none()));
+    assert!(!everything(&o).contains(TOKEN));
+    assert!(!all_text(&dir).contains(TOKEN));
 }
 
 /// A JSON-RPC error answering tools/list (HTTP 200, as the spec has it) is the server's error,
