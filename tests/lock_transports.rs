@@ -284,6 +284,7 @@ fn every_http_failure_is_a_located_error_and_nothing_is_written() {
             "sse-broken": {{"type": "sse", "url": "http://127.0.0.1:{sse_broken}/sse"}},
             "cut": {{"type": "http", "url": "http://127.0.0.1:{cut}/mcp"}},
             "sse-refused": {{"type": "sse", "url": "http://127.0.0.1:{unauthorized}/sse?key=${{input:token}}"}},
+            "sse-spaced": {{"type": "sse", "url": "http://127.0.0.1:{unauthorized}?key=${{input:spaced}}"}},
             "redirects": {{"type": "http", "url": "http://127.0.0.1:{redirects}/mcp", "headers": {{"Authorization": "Bearer ${{input:token}}"}}}},
             "good": {{"type": "http", "url": "http://127.0.0.1:{good}/mcp"}}
         }}}}"#
@@ -291,7 +292,12 @@ fn every_http_failure_is_a_located_error_and_nothing_is_written() {
     let dir = repo_with("lock-http-failures", &config);
     let token = format!("token={TOKEN}");
     let started = Instant::now();
-    let o = toolgate_in(&dir, &["lock", "--timeout", "3", "--env", &token]);
+    // A value a URL encodes (`%20`): only the URL as written keeps it out of a message.
+    let spaced = "spaced=tok en-9f2";
+    let o = toolgate_in(
+        &dir,
+        &["lock", "--timeout", "3", "--env", &token, "--env", spaced],
+    );
     assert!(
         started.elapsed() < Duration::from_secs(30),
         "{:?}",
@@ -345,6 +351,18 @@ fn every_http_failure_is_a_located_error_and_nothing_is_written() {
             )],
         ),
         (
+            "sse-refused",
+            &[&format!(
+                "HTTP 401 Unauthorized from GET http://127.0.0.1:{unauthorized}/sse?key=${{input:token}}"
+            )],
+        ),
+        (
+            "sse-spaced",
+            &[&format!(
+                "HTTP 401 Unauthorized from GET http://127.0.0.1:{unauthorized}?key=${{input:spaced}}"
+            )],
+        ),
+        (
             "redirects",
             &[&format!(
                 "redirected to http://localhost:{elsewhere}/mcp, another origin: not followed"
@@ -379,11 +397,21 @@ fn every_http_failure_is_a_located_error_and_nothing_is_written() {
     );
     // The token is in no output.
     assert!(!everything(&o).contains(TOKEN), "{}", everything(&o));
+    assert!(!everything(&o).contains("en-9f2"), "{}", everything(&o));
 
     // --keep-going: the good server written, exit 1.
     let o = toolgate_in(
         &dir,
-        &["lock", "--timeout", "3", "--env", &token, "--keep-going"],
+        &[
+            "lock",
+            "--timeout",
+            "3",
+            "--env",
+            &token,
+            "--env",
+            spaced,
+            "--keep-going",
+        ],
     );
     assert_eq!(code(&o), 1, "{}", everything(&o));
     assert!(!common::stderr(&o).contains("panicked"));
