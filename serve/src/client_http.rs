@@ -58,7 +58,7 @@ pub fn http_client(extra_roots: Option<&[u8]>) -> Result<reqwest::Client, String
         } else if first.is_some_and(|f| f != attempt.url().origin()) {
             let error = format!(
                 "redirected to {}, another origin: not followed, since the configuration's headers would go with it; put the URL it redirects to in the configuration",
-                attempt.url()
+                without_query(attempt.url())
             );
             attempt.error(error)
         } else {
@@ -357,7 +357,8 @@ impl Shared {
             })?;
             if endpoint.origin() != url.origin() {
                 return Err(Failure::new(format!(
-                    "{what}: the `endpoint` event names {endpoint}, another origin: not used, since the configuration's headers would go with it"
+                    "{what}: the `endpoint` event names {}, another origin: not used, since the configuration's headers would go with it",
+                    without_query(&endpoint)
                 )));
             }
             return Ok((endpoint, events));
@@ -604,6 +605,18 @@ fn shown_type(kind: &str) -> String {
     }
 }
 
+/// A URL the server gave (a redirect's, an endpoint's), for a message: without its user,
+/// password, query and fragment, which may repeat a secret of the configuration's URL in a
+/// form (percent-encoded) the caller's masking cannot see.
+fn without_query(url: &Url) -> String {
+    let mut shown = url.clone();
+    shown.set_query(None);
+    shown.set_fragment(None);
+    let _ = shown.set_username("");
+    let _ = shown.set_password(None);
+    shown.to_string()
+}
+
 /// The start of a text the server sent, for a one-line message: at most 200 characters, a
 /// control character (a line break, a terminal escape) shown as a space.
 fn excerpt(text: &str) -> String {
@@ -693,6 +706,12 @@ mod tests {
         assert_eq!(excerpt(" busy\n\u{1b}[2J now "), "busy  [2J now");
         let long = "x".repeat(10_000);
         assert_eq!(excerpt(&long).chars().count(), 201);
+    }
+
+    #[test]
+    fn a_url_the_server_gave_is_shown_without_query_or_user() {
+        let url = Url::parse("https://u:p@mcp.example:8443/v2/mcp?key=a%20b#top").unwrap();
+        assert_eq!(without_query(&url), "https://mcp.example:8443/v2/mcp");
     }
 
     #[test]
