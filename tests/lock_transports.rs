@@ -653,7 +653,8 @@ fn a_legacy_sse_endpoint_is_resolved_against_the_sse_url() {
 }
 
 /// A JSON-RPC error answering tools/list (HTTP 200, as the spec has it) is the server's error,
-/// its message shown; HTTP 500 with a JSON-RPC error body shows that message too.
+/// its message shown, also when it has no id (the server could not read it) and comes on
+/// an event stream left open; HTTP 500 with a JSON-RPC error body shows that message too.
 #[test]
 fn a_json_rpc_error_is_shown_as_the_server_wrote_it() {
     let answer = |r: &Request, status: &'static str| {
@@ -661,8 +662,17 @@ fn a_json_rpc_error_is_shown_as_the_server_wrote_it() {
         if message["method"] != "tools/list" {
             return mcp_json(r);
         }
-        let error = json!({"jsonrpc": "2.0", "id": message["id"],
+        let stream = status == "stream";
+        let id = if stream {
+            Value::Null
+        } else {
+            message["id"].clone()
+        };
+        let error = json!({"jsonrpc": "2.0", "id": id,
             "error": {"code": -32603, "message": "the tool index is rebuilding"}});
+        if stream {
+            return event_stream(&format!("data: {error}\n\n"), Duration::from_secs(30));
+        }
         http(
             status,
             &[("Content-Type", "application/json")],
@@ -671,17 +681,25 @@ fn a_json_rpc_error_is_shown_as_the_server_wrote_it() {
     };
     let (ok_port, _) = server(move |r, _| answer(r, "200 OK"));
     let (failing, _) = server(move |r, _| answer(r, "500 Internal Server Error"));
+    let (streaming, _) = server(move |r, _| answer(r, "stream"));
     let dir = repo_with(
         "lock-http-jsonrpc-error",
         &format!(
             r#"{{"servers": {{
                 "rpc": {{"type": "http", "url": "http://127.0.0.1:{ok_port}/mcp"}},
-                "status": {{"type": "http", "url": "http://127.0.0.1:{failing}/mcp"}}
+                "status": {{"type": "http", "url": "http://127.0.0.1:{failing}/mcp"}},
+                "no-id": {{"type": "http", "url": "http://127.0.0.1:{streaming}/mcp"}}
             }}}}"#
         ),
     );
+    let started = Instant::now();
     let o = toolgate_in(&dir, &["lock", "--timeout", "10"]);
     assert_eq!(code(&o), 2, "{}", everything(&o));
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
     let err = common::stderr(&o);
     let line = |id: &str| {
         err.lines()
@@ -689,9 +707,11 @@ fn a_json_rpc_error_is_shown_as_the_server_wrote_it() {
             .unwrap_or_else(|| panic!("no error for `{id}`: {err}"))
             .to_string()
     };
-    let rpc = line("rpc");
-    assert!(rpc.contains("tools/list (page 1) failed"), "{rpc}");
-    assert!(rpc.contains("the tool index is rebuilding"), "{rpc}");
+    for id in ["rpc", "no-id"] {
+        let rpc = line(id);
+        assert!(rpc.contains("tools/list (page 1) failed"), "{rpc}");
+        assert!(rpc.contains("the tool index is rebuilding"), "{rpc}");
+    }
     let status = line("status");
     assert!(
         status.contains("HTTP 500 Internal Server Error from POST")

@@ -203,7 +203,7 @@ async fn run(client: reqwest::Client, server: &HttpServer) -> Result<Capture, Fa
     let shared = Arc::new(shared);
     let reading = reader.map(|events| {
         let shared = shared.clone();
-        tokio::spawn(async move { shared.read_events(events, None, &what).await })
+        tokio::spawn(async move { shared.read_events(events, &what).await })
     });
     let _abort = reading.map(AbortOnDrop);
     let transport = HttpTransport {
@@ -448,11 +448,8 @@ impl Shared {
         }
         let kind = content_type(&response);
         if kind.starts_with("text/event-stream") {
-            let id = id.map(id_key);
             let mut events = events_of(response, MAX_OUTPUT);
-            return self
-                .read_events_until(&mut events, id.as_deref(), &what)
-                .await;
+            return self.read_events_until(&mut events, id, &what).await;
         }
         if !kind.starts_with("application/json") {
             return Err(Failure::new(format!(
@@ -463,14 +460,14 @@ impl Shared {
         let body = body_of(response, MAX_OUTPUT)
             .await
             .map_err(|e| Failure::new(format!("{what}: {e}")))?;
-        self.deliver(&body, &what)
+        self.deliver(&body, id, &what)
     }
 
     /// Delivers the `message` events of `events` until the answer to `id` (every event of
     /// the stream when `None`); the stream ending first is a failure.
-    async fn read_events(&self, mut events: Events, id: Option<String>, what: &str) {
+    async fn read_events(&self, mut events: Events, what: &str) {
         let _ = self
-            .read_events_until(&mut events, id.as_deref(), what)
+            .read_events_until(&mut events, None, what)
             .await
             .map_err(|f| self.fail(f));
     }
@@ -478,9 +475,10 @@ impl Shared {
     async fn read_events_until(
         &self,
         events: &mut Events,
-        id: Option<&str>,
+        id: Option<&serde_json::Value>,
         what: &str,
     ) -> Result<(), Failure> {
+        let key = id.map(id_key);
         let broke = |detail: String| {
             let waiting = lock(&self.state).pending.values().next().cloned();
             let waiting = waiting.map_or(String::new(), |m| format!(" before answering {m}"));
@@ -498,16 +496,27 @@ impl Shared {
             if data.trim().is_empty() {
                 continue;
             }
-            self.deliver(data.as_bytes(), what)?;
-            if id.is_some_and(|id| !lock(&self.state).pending.contains_key(id)) {
+            self.deliver(data.as_bytes(), id, what)?;
+            if key
+                .as_ref()
+                .is_some_and(|k| !lock(&self.state).pending.contains_key(k))
+            {
                 return Ok(());
             }
         }
         Err(broke(String::new()))
     }
 
-    /// Keeps one message body (a message or a batch) and hands its messages to rmcp.
-    fn deliver(&self, body: &[u8], what: &str) -> Result<(), Failure> {
+    /// Keeps one message body (a message or a batch) and hands its messages to rmcp. On the
+    /// answer to the request `answering` (Streamable HTTP), an error without an id (the spec
+    /// allows it when the server could not read the id) is that request's: it gets its id,
+    /// since rmcp drops an error it cannot route and the request would wait to the timeout.
+    fn deliver(
+        &self,
+        body: &[u8],
+        answering: Option<&serde_json::Value>,
+        what: &str,
+    ) -> Result<(), Failure> {
         let value: serde_json::Value = serde_json::from_slice(body).map_err(|e| {
             Failure::new(format!(
                 "{what}: the server sent something that is not JSON: {e}"
@@ -525,7 +534,13 @@ impl Shared {
             )));
         }
         state.raw.push(body.to_vec());
-        for m in messages {
+        for mut m in messages {
+            if let Some(id) = answering
+                && m.get("error").is_some()
+                && m.get("id").is_none_or(serde_json::Value::is_null)
+            {
+                m["id"] = id.clone();
+            }
             if let Some(id) = m.get("id").filter(|_| m.get("method").is_none()) {
                 state.pending.remove(&id_key(id));
             }
