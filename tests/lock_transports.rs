@@ -762,6 +762,17 @@ fn import_from_a_url_writes_the_catalog() {
     assert!(err.contains("headers sent: Authorization"), "{err}");
     assert!(!err.contains("panicked") && !err.contains(TOKEN), "{err}");
     assert!(!dir.join("schema/refused").exists());
+    // A key in the URL is neither shown nor written; the URL without it is.
+    let keyed = format!("http://127.0.0.1:{port}/mcp?api_key={TOKEN}");
+    let o = import(&keyed, "schema/keyed");
+    assert_eq!(code(&o), 0, "{}", everything(&o));
+    let err = common::stderr(&o);
+    assert!(
+        err.contains(&format!("listed 1 tool from http://127.0.0.1:{port}/mcp")),
+        "{err}"
+    );
+    assert!(!everything(&o).contains(TOKEN), "{}", everything(&o));
+    assert!(!all_text(&dir).contains(TOKEN));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -620,6 +620,13 @@ fn shown_type(kind: &str) -> String {
     }
 }
 
+/// `url` for a message or a written file when the caller has only the URL as given (`import
+/// --url`): without user, password, query and fragment, where a key often rides
+/// (`?api_key=`); as given when it is not a URL.
+pub fn shown_url(url: &str) -> String {
+    Url::parse(url).map_or_else(|_| url.to_string(), |u| without_query(&u))
+}
+
 /// A URL the server gave (a redirect's, an endpoint's), for a message: without its user,
 /// password, query and fragment, which may repeat a secret of the configuration's URL in a
 /// form (percent-encoded) the caller's masking cannot see.
