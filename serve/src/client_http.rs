@@ -273,21 +273,49 @@ struct Shared {
 
 /// A stream of server-sent events.
 type Events =
-    std::pin::Pin<Box<dyn futures::Stream<Item = Result<sse_stream::Sse, String>> + Send>>;
+    std::pin::Pin<Box<dyn futures::Stream<Item = Result<sse_stream::Sse, StreamError>> + Send>>;
+
+/// Why an event stream stopped early.
+#[derive(Debug)]
+enum StreamError {
+    /// Reading or parsing it failed.
+    Broke(String),
+    /// It went past its bound (in bytes).
+    TooLong(usize),
+}
+
+impl std::fmt::Display for StreamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StreamError::Broke(e) => f.write_str(e),
+            StreamError::TooLong(n) => write!(f, "the event stream went past {n} bytes"),
+        }
+    }
+}
+
+impl std::error::Error for StreamError {}
 
 /// The events of `response`'s body, of at most `limit` bytes in all: a stream that goes on
 /// and on fails rather than fill memory (the stdio capture bounds its output the same way).
 fn events_of(response: reqwest::Response, limit: usize) -> Events {
     let mut left = limit;
     let bytes = response.bytes_stream().map(move |chunk| {
-        let chunk = chunk.map_err(|e| std::io::Error::other(chain(&e.without_url())))?;
+        let chunk = chunk.map_err(|e| StreamError::Broke(chain(&e.without_url())))?;
         left = left
             .checked_sub(chunk.len())
-            .ok_or_else(|| std::io::Error::other(format!("the stream went past {limit} bytes")))?;
-        Ok::<_, std::io::Error>(chunk)
+            .ok_or(StreamError::TooLong(limit))?;
+        Ok::<_, StreamError>(chunk)
     });
     let stream = sse_stream::SseStream::from_bytes_stream(bytes);
-    Box::pin(stream.map(|e| e.map_err(|e| e.to_string())))
+    Box::pin(stream.map(|e| {
+        e.map_err(|e| match e {
+            sse_stream::Error::Body(inner) => match inner.downcast::<StreamError>() {
+                Ok(ours) => *ours,
+                Err(other) => StreamError::Broke(other.to_string()),
+            },
+            other => StreamError::Broke(other.to_string()),
+        })
+    }))
 }
 
 /// `response`'s body, at most `limit` bytes (more is an error: see [`events_of`]).
@@ -343,8 +371,12 @@ impl Shared {
         }
         let mut events = events_of(response, MAX_OUTPUT);
         while let Some(event) = events.next().await {
-            let event = event
-                .map_err(|e| Failure::new(format!("{what}: the event stream broke off: {e}")))?;
+            let event = event.map_err(|e| match e {
+                StreamError::TooLong(_) => Failure::new(format!("{what}: {e}")),
+                StreamError::Broke(_) => {
+                    Failure::new(format!("{what}: the event stream broke off: {e}"))
+                }
+            })?;
             if event.event.as_deref() != Some("endpoint") {
                 continue;
             }
@@ -487,7 +519,13 @@ impl Shared {
             ))
         };
         while let Some(event) = events.next().await {
-            let event = event.map_err(|e| broke(format!(" ({e})")))?;
+            let event = match event {
+                Ok(event) => event,
+                Err(e @ StreamError::TooLong(_)) => {
+                    return Err(Failure::new(format!("{what}: {e}")));
+                }
+                Err(e) => return Err(broke(format!(" ({e})"))),
+            };
             if !matches!(event.event.as_deref(), None | Some("message")) {
                 continue;
             }
@@ -719,8 +757,11 @@ mod tests {
             }
         });
         assert!(seen > 0 && seen < 4096, "{seen}");
-        let last = last.expect("an error, not the end");
-        assert!(last.contains("the stream went past 4096 bytes"), "{last}");
+        let last = last.expect("an error, not the end").to_string();
+        assert!(
+            last.contains("the event stream went past 4096 bytes"),
+            "{last}"
+        );
     }
 
     #[test]
