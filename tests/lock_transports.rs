@@ -588,8 +588,9 @@ fn a_streamable_server_using_every_shape_the_spec_allows_is_locked() {
         "the ping is answered: {seen:?}"
     );
     assert!(
-        seen.iter()
-            .any(|r| r.method == "DELETE" && r.header("mcp-session-id") == Some("s-42")),
+        seen.iter().any(|r| r.method == "DELETE"
+            && r.header("mcp-session-id") == Some("s-42")
+            && r.header("mcp-protocol-version") == Some("2025-06-18")),
         "the session is deleted: {seen:?}"
     );
 }

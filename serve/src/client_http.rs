@@ -625,14 +625,21 @@ impl rmcp::transport::Transport<RoleClient> for HttpTransport {
 
     async fn close(&mut self) -> Result<(), Failure> {
         // Streamable HTTP: end the session (best effort, briefly).
-        let session = lock(&self.shared.state).session.clone();
+        let (session, protocol) = {
+            let state = lock(&self.shared.state);
+            (state.session.clone(), state.protocol.clone())
+        };
         if let Some(s) = session {
-            let request = self
+            let mut request = self
                 .shared
                 .client
                 .delete(self.shared.post_url.clone())
                 .headers(self.shared.headers.clone())
                 .header(SESSION_HEADER, s);
+            // Every request after initialize names the protocol version, this one too.
+            if let Some(v) = protocol {
+                request = request.header(VERSION_HEADER, v);
+            }
             let _ = tokio::time::timeout(Duration::from_secs(2), request.send()).await;
         }
         Ok(())
