@@ -485,8 +485,9 @@ fn a_same_origin_redirect_is_followed() {
 /// A Streamable HTTP server using what the spec lets it: the initialize answer on an event
 /// stream that carries a log notification and a ping first, its id as a numeric string, the
 /// stream left open after it; tools/list in two pages (`nextCursor`), the second on an event
-/// stream. Every POST accepts both answer types, every one after initialize carries the
-/// session and the protocol version, the ping is answered, the session is deleted at the end.
+/// stream. Every POST accepts both answer types and names its method (`Mcp-Method`), every
+/// one after initialize carries the session and the protocol version, the ping is answered,
+/// the session is deleted at the end.
 fn spec_shapes(request: &Request) -> Answer {
     let message: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
     let id = &message["id"];
@@ -567,6 +568,8 @@ fn a_streamable_server_using_every_shape_the_spec_allows_is_locked() {
             accept.contains("application/json") && accept.contains("text/event-stream"),
             "{r:?}"
         );
+        // SEP-2243: the method mirrored in a header.
+        assert_eq!(r.header("mcp-method"), body(r)["method"].as_str(), "{r:?}");
         if body(r)["method"] != "initialize" {
             assert_eq!(r.header("mcp-session-id"), Some("s-42"), "{r:?}");
             assert_eq!(

@@ -36,6 +36,10 @@ const MAX_REDIRECTS: usize = 5;
 const SESSION_HEADER: &str = "mcp-session-id";
 /// The protocol version header of every request after initialize.
 const VERSION_HEADER: &str = "mcp-protocol-version";
+/// The method of a POSTed request or notification (SEP-2243).
+const METHOD_HEADER: HeaderName = HeaderName::from_static("mcp-method");
+/// The tool, prompt or resource a POSTed request names (SEP-2243).
+const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
 
 /// Makes rustls's `ring` provider the process default, once (reqwest is built without one).
 pub fn install_crypto_provider() {
@@ -464,6 +468,9 @@ impl Shared {
                 }
             }
         }
+        if self.kind == HttpKind::Streamable {
+            request = request.headers(standard_headers(&value));
+        }
         let response = request.body(body).send().await;
         let response = response.map_err(|e| request_error(e, &what))?;
         let response = self.checked(response, &what).await?;
@@ -646,6 +653,25 @@ impl rmcp::transport::Transport<RoleClient> for HttpTransport {
     }
 }
 
+/// The headers SEP-2243 (HTTP header standardization) has a Streamable HTTP client mirror
+/// from a message it POSTs, which a server enforcing it requires: `Mcp-Method`, the method
+/// (none on a response), and `Mcp-Name`, the `params.name` or `params.uri` where there is
+/// one; a value a header cannot hold is left out.
+fn standard_headers(message: &serde_json::Value) -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    let params = message.get("params");
+    let name = params.and_then(|p| p.get("name").or_else(|| p.get("uri")));
+    for (header, value) in [(METHOD_HEADER, message.get("method")), (NAME_HEADER, name)] {
+        if let Some(v) = value
+            .and_then(serde_json::Value::as_str)
+            .and_then(|v| HeaderValue::from_str(v).ok())
+        {
+            headers.insert(header, v);
+        }
+    }
+    headers
+}
+
 /// The response's content type, lowercased (empty when it has none).
 fn content_type(response: &reqwest::Response) -> String {
     response
@@ -782,6 +808,25 @@ mod tests {
     fn a_url_the_server_gave_is_shown_without_query_or_user() {
         let url = Url::parse("https://u:p@mcp.example:8443/v2/mcp?key=a%20b#top").unwrap();
         assert_eq!(without_query(&url), "https://mcp.example:8443/v2/mcp");
+    }
+
+    #[test]
+    fn a_post_mirrors_its_method_and_name_in_headers() {
+        use serde_json::json;
+        let call = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+            "params": {"name": "lookup", "arguments": {}}});
+        let h = standard_headers(&call);
+        assert_eq!(h.get("mcp-method").unwrap(), "tools/call");
+        assert_eq!(h.get("mcp-name").unwrap(), "lookup");
+        let read = json!({"method": "resources/read", "params": {"uri": "file:///a"}});
+        assert_eq!(
+            standard_headers(&read).get("mcp-name").unwrap(),
+            "file:///a"
+        );
+        let answer = json!({"jsonrpc": "2.0", "id": "srv-1", "result": {}});
+        assert!(standard_headers(&answer).is_empty());
+        let odd = json!({"method": "tools/call", "params": {"name": "line\nbreak"}});
+        assert!(standard_headers(&odd).get("mcp-name").is_none());
     }
 
     #[test]
