@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+use common::{all_text, everything};
 use mcp_support::{python_importing, skip};
 use serde_json::Value;
 
@@ -27,29 +28,11 @@ const SECRET_ENV: &str = "env-secret-41d2e8";
 
 /// The npm packages' `node_modules`; `None` (after the skip message) without them.
 fn node_modules() -> Option<PathBuf> {
-    let dir = std::env::var_os("TOOLGATE_LOCK_NPM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| common::repo_root().join("target/e2e/lock-npm"))
-        .join("node_modules");
-    let node = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let all = [
+    mcp_support::lock_npm(&[
         "@modelcontextprotocol/server-memory",
         "@modelcontextprotocol/server-everything",
         "@playwright/mcp",
-    ]
-    .iter()
-    .all(|p| dir.join(p).join("package.json").is_file());
-    if node && all {
-        Some(dir)
-    } else {
-        skip(
-            "node or the npm packages of tests/lock/package.json are missing (npm ci --ignore-scripts them under target/e2e/lock-npm)",
-        );
-        None
-    }
+    ])
 }
 
 /// A scratch git work tree holding the fixture repository.
@@ -96,32 +79,6 @@ fn toolgate_in(dir: &Path, args: &[&str], python: Option<&Path>) -> Output {
 
 fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
-}
-
-fn everything(o: &Output) -> String {
-    format!(
-        "--- stdout\n{}--- stderr\n{}",
-        common::stdout(o),
-        common::stderr(o)
-    )
-}
-
-/// Every file under `dir` (node_modules and .git left out), as text.
-fn all_text(dir: &Path) -> String {
-    let mut out = String::new();
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = entry.path();
-        let name = entry.file_name();
-        if name == "node_modules" || name == ".git" {
-            continue;
-        }
-        if p.is_dir() {
-            out.push_str(&all_text(&p));
-        } else if let Ok(t) = std::fs::read_to_string(&p) {
-            out.push_str(&t);
-        }
-    }
-    out
 }
 
 #[test]

@@ -23,6 +23,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use common::{all_text, everything};
 use mcp_support::{python_importing, skip};
 use serde_json::{Value, json};
 
@@ -30,14 +31,6 @@ const TOKEN: &str = "records-token-5e0c7b2a";
 
 fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
-}
-
-fn everything(o: &Output) -> String {
-    format!(
-        "--- stdout\n{}--- stderr\n{}",
-        common::stdout(o),
-        common::stderr(o)
-    )
 }
 
 /// A scratch git work tree holding `.vscode/mcp.json` with `text`.
@@ -60,24 +53,6 @@ fn toolgate_in(dir: &Path, args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("toolgate runs")
-}
-
-/// Every file under `dir` (node_modules and .git left out), as text.
-fn all_text(dir: &Path) -> String {
-    let mut out = String::new();
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = entry.path();
-        let name = entry.file_name();
-        if name == "node_modules" || name == ".git" {
-            continue;
-        }
-        if p.is_dir() {
-            out.push_str(&all_text(&p));
-        } else if let Ok(t) = std::fs::read_to_string(&p) {
-            out.push_str(&t);
-        }
-    }
-    out
 }
 
 // ---------------------------------------------------------------------------------------
@@ -110,6 +85,9 @@ enum Answer {
     Stream(Vec<u8>, Duration),
     /// Never answer (the connection stays open until the client goes).
     Silence,
+    /// Write the head, then each text the channel gives (an event stream fed by other
+    /// requests' handlers), until it closes.
+    Feed(Vec<u8>, std::sync::mpsc::Receiver<String>),
 }
 
 fn http(status: &str, headers: &[(&str, &str)], body: &str) -> Answer {
@@ -199,6 +177,15 @@ fn reply(mut stream: TcpStream, answer: Answer) {
             std::thread::sleep(open);
         }
         Answer::Silence => std::thread::sleep(Duration::from_secs(60)),
+        Answer::Feed(head, texts) => {
+            let _ = stream.write_all(&head);
+            for text in texts {
+                if stream.write_all(text.as_bytes()).is_err() {
+                    break;
+                }
+                let _ = stream.flush();
+            }
+        }
     }
 }
 
@@ -297,6 +284,7 @@ fn every_http_failure_is_a_located_error_and_nothing_is_written() {
             "sse-broken": {{"type": "sse", "url": "http://127.0.0.1:{sse_broken}/sse"}},
             "cut": {{"type": "http", "url": "http://127.0.0.1:{cut}/mcp"}},
             "sse-refused": {{"type": "sse", "url": "http://127.0.0.1:{unauthorized}/sse?key=${{input:token}}"}},
+            "sse-spaced": {{"type": "sse", "url": "http://127.0.0.1:{unauthorized}?key=${{input:spaced}}"}},
             "redirects": {{"type": "http", "url": "http://127.0.0.1:{redirects}/mcp", "headers": {{"Authorization": "Bearer ${{input:token}}"}}}},
             "good": {{"type": "http", "url": "http://127.0.0.1:{good}/mcp"}}
         }}}}"#
@@ -304,7 +292,12 @@ fn every_http_failure_is_a_located_error_and_nothing_is_written() {
     let dir = repo_with("lock-http-failures", &config);
     let token = format!("token={TOKEN}");
     let started = Instant::now();
-    let o = toolgate_in(&dir, &["lock", "--timeout", "3", "--env", &token]);
+    // A value a URL encodes (`%20`): only the URL as written keeps it out of a message.
+    let spaced = "spaced=tok en-9f2";
+    let o = toolgate_in(
+        &dir,
+        &["lock", "--timeout", "3", "--env", &token, "--env", spaced],
+    );
     assert!(
         started.elapsed() < Duration::from_secs(30),
         "{:?}",
@@ -358,6 +351,18 @@ fn every_http_failure_is_a_located_error_and_nothing_is_written() {
             )],
         ),
         (
+            "sse-refused",
+            &[&format!(
+                "HTTP 401 Unauthorized from GET http://127.0.0.1:{unauthorized}/sse?key=${{input:token}}"
+            )],
+        ),
+        (
+            "sse-spaced",
+            &[&format!(
+                "HTTP 401 Unauthorized from GET http://127.0.0.1:{unauthorized}?key=${{input:spaced}}"
+            )],
+        ),
+        (
             "redirects",
             &[&format!(
                 "redirected to http://localhost:{elsewhere}/mcp, another origin: not followed"
@@ -392,11 +397,21 @@ fn every_http_failure_is_a_located_error_and_nothing_is_written() {
     );
     // The token is in no output.
     assert!(!everything(&o).contains(TOKEN), "{}", everything(&o));
+    assert!(!everything(&o).contains("en-9f2"), "{}", everything(&o));
 
     // --keep-going: the good server written, exit 1.
     let o = toolgate_in(
         &dir,
-        &["lock", "--timeout", "3", "--env", &token, "--keep-going"],
+        &[
+            "lock",
+            "--timeout",
+            "3",
+            "--env",
+            &token,
+            "--env",
+            spaced,
+            "--keep-going",
+        ],
     );
     assert_eq!(code(&o), 1, "{}", everything(&o));
     assert!(!common::stderr(&o).contains("panicked"));
@@ -467,6 +482,251 @@ fn a_same_origin_redirect_is_followed() {
     assert!(!everything(&o).contains(TOKEN));
 }
 
+/// A Streamable HTTP server using what the spec lets it: the initialize answer on an event
+/// stream that carries a log notification and a ping first, its id as a numeric string, the
+/// stream left open after it; tools/list in two pages (`nextCursor`), the second on an event
+/// stream. Every POST accepts both answer types and names its method (`Mcp-Method`), every
+/// one after initialize carries the session and the protocol version, the ping is answered,
+/// the session is deleted at the end.
+fn spec_shapes(request: &Request) -> Answer {
+    let message: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+    let id = &message["id"];
+    let stream = |events: &str, open: Duration| {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nMcp-Session-Id: s-42\r\nConnection: close\r\n\r\n";
+        Answer::Stream(format!("{head}{events}").into_bytes(), open)
+    };
+    match (request.method.as_str(), message["method"].as_str()) {
+        ("DELETE", _) => http("200 OK", &[], ""),
+        ("POST", Some("initialize")) => {
+            let answer = json!({"jsonrpc": "2.0", "id": id.to_string(), "result": {
+                "protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                "serverInfo": {"name": "spec-shapes", "version": "1.0.0"}}});
+            stream(
+                &format!(
+                    "event: message\ndata: {}\n\ndata: {}\n\nid: e-3\nevent: message\ndata: {answer}\n\n",
+                    json!({"jsonrpc": "2.0", "method": "notifications/message",
+                        "params": {"level": "info", "data": "starting"}}),
+                    json!({"jsonrpc": "2.0", "id": "srv-1", "method": "ping"}),
+                ),
+                Duration::from_secs(30),
+            )
+        }
+        ("POST", Some("tools/list")) if message["params"]["cursor"] == "page-2" => {
+            let answer = json!({"jsonrpc": "2.0", "id": id, "result": {"tools": [
+                {"name": "beta", "inputSchema": {"type": "object"}}]}});
+            stream(&format!("data: {answer}\n\n"), Duration::ZERO)
+        }
+        ("POST", Some("tools/list")) => {
+            let answer = json!({"jsonrpc": "2.0", "id": id, "result": {"tools": [
+                {"name": "alpha", "inputSchema": {"type": "object"}}], "nextCursor": "page-2"}});
+            http(
+                "200 OK",
+                &[("Content-Type", "application/json")],
+                &answer.to_string(),
+            )
+        }
+        ("POST", _) if id.is_null() || message.get("result").is_some() => {
+            http("202 Accepted", &[], "")
+        }
+        _ => http("400 Bad Request", &[], ""),
+    }
+}
+
+#[test]
+fn a_streamable_server_using_every_shape_the_spec_allows_is_locked() {
+    let (port, seen) = server(|r, _| spec_shapes(r));
+    let dir = repo_with(
+        "lock-http-spec-shapes",
+        &format!(
+            r#"{{"servers": {{"shapes": {{"type": "http", "url": "http://127.0.0.1:{port}/mcp"}}}}}}"#
+        ),
+    );
+    let started = Instant::now();
+    let o = toolgate_in(&dir, &["lock", "--timeout", "10"]);
+    assert_eq!(code(&o), 0, "{}", everything(&o));
+    // Done at the answer, not when the initialize stream closes (30 s) or the timeout.
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    let lock: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("toolgate.lock")).unwrap()).unwrap();
+    let names: Vec<&Value> = lock["servers"]["shapes"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| &t["name"])
+        .collect();
+    assert_eq!(names, [&json!("alpha"), &json!("beta")], "{lock}");
+    let seen = seen.lock().unwrap().clone();
+    let body = |r: &Request| serde_json::from_slice::<Value>(&r.body).unwrap_or(Value::Null);
+    let posts: Vec<&Request> = seen.iter().filter(|r| r.method == "POST").collect();
+    for r in &posts {
+        let accept = r.header("accept").unwrap_or_default();
+        assert!(
+            accept.contains("application/json") && accept.contains("text/event-stream"),
+            "{r:?}"
+        );
+        // SEP-2243: the method mirrored in a header.
+        assert_eq!(r.header("mcp-method"), body(r)["method"].as_str(), "{r:?}");
+        if body(r)["method"] != "initialize" {
+            assert_eq!(r.header("mcp-session-id"), Some("s-42"), "{r:?}");
+            assert_eq!(
+                r.header("mcp-protocol-version"),
+                Some("2025-06-18"),
+                "{r:?}"
+            );
+        }
+    }
+    let methods: Vec<Value> = posts.iter().map(|r| body(r)["method"].clone()).collect();
+    assert!(
+        methods.contains(&json!("notifications/initialized")),
+        "{methods:?}"
+    );
+    assert!(
+        posts
+            .iter()
+            .any(|r| body(r)["id"] == "srv-1" && body(r).get("result").is_some()),
+        "the ping is answered: {seen:?}"
+    );
+    assert!(
+        seen.iter().any(|r| r.method == "DELETE"
+            && r.header("mcp-session-id") == Some("s-42")
+            && r.header("mcp-protocol-version") == Some("2025-06-18")),
+        "the session is deleted: {seen:?}"
+    );
+}
+
+/// A legacy HTTP+SSE server (2024-11-05) whose `endpoint` event is relative to the SSE URL's
+/// folder (`messages?sessionId=7` from `/mcp/sse`) and whose answers come on the GET stream.
+#[test]
+fn a_legacy_sse_endpoint_is_resolved_against_the_sse_url() {
+    let feed: Arc<Mutex<Option<std::sync::mpsc::Sender<String>>>> = Arc::default();
+    let (port, seen) = server(move |r, _| {
+        if r.method == "GET" {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let _ = tx.send("event: endpoint\ndata: messages?sessionId=7\n\n".to_string());
+            *feed.lock().unwrap() = Some(tx);
+            let head =
+                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";
+            return Answer::Feed(head.as_bytes().to_vec(), rx);
+        }
+        let message: Value = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
+        let result = match message["method"].as_str() {
+            Some("initialize") => json!({"protocolVersion": "2024-11-05",
+                "capabilities": {"tools": {}}, "serverInfo": {"name": "old-sse", "version": "1"}}),
+            Some("tools/list") => json!({"tools": [{"name": "zeta", "inputSchema": {}}]}),
+            _ => return http("202 Accepted", &[], ""),
+        };
+        let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": result});
+        if let Some(tx) = feed.lock().unwrap().as_ref() {
+            let _ = tx.send(format!("event: message\ndata: {answer}\n\n"));
+        }
+        http("202 Accepted", &[], "")
+    });
+    let dir = repo_with(
+        "lock-sse-relative",
+        &format!(
+            r#"{{"servers": {{"old": {{"type": "sse", "url": "http://127.0.0.1:{port}/mcp/sse", "headers": {{"X-Api-Key": "${{input:key}}"}}}}}}}}"#
+        ),
+    );
+    let key = format!("key={TOKEN}");
+    let o = toolgate_in(&dir, &["lock", "--timeout", "10", "--env", &key]);
+    assert_eq!(code(&o), 0, "{}", everything(&o));
+    let lock: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("toolgate.lock")).unwrap()).unwrap();
+    assert_eq!(lock["servers"]["old"]["tools"][0]["name"], "zeta", "{lock}");
+    assert_eq!(
+        lock["servers"]["old"]["reached"]["transport"], "sse",
+        "{lock}"
+    );
+    let seen = seen.lock().unwrap().clone();
+    let posts: Vec<&Request> = seen.iter().filter(|r| r.method == "POST").collect();
+    assert!(
+        posts.len() >= 3,
+        "initialize, initialized, tools/list: {seen:?}"
+    );
+    for r in &posts {
+        assert_eq!(r.path, "/mcp/messages?sessionId=7", "{r:?}");
+        assert_eq!(r.header("x-api-key"), Some(TOKEN), "{r:?}");
+    }
+    assert!(seen.iter().all(|r| r.header("mcp-session-id").is_none()));
+    assert!(!everything(&o).contains(TOKEN));
+    assert!(!all_text(&dir).contains(TOKEN));
+}
+
+/// A JSON-RPC error answering tools/list (HTTP 200, as the spec has it) is the server's error,
+/// its message shown, also when it has no id (the server could not read it) and comes on
+/// an event stream left open; HTTP 500 with a JSON-RPC error body shows that message too.
+#[test]
+fn a_json_rpc_error_is_shown_as_the_server_wrote_it() {
+    let answer = |r: &Request, status: &'static str| {
+        let message: Value = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
+        if message["method"] != "tools/list" {
+            return mcp_json(r);
+        }
+        let stream = status == "stream";
+        let id = if stream {
+            Value::Null
+        } else {
+            message["id"].clone()
+        };
+        let error = json!({"jsonrpc": "2.0", "id": id,
+            "error": {"code": -32603, "message": "the tool index is rebuilding"}});
+        if stream {
+            return event_stream(&format!("data: {error}\n\n"), Duration::from_secs(30));
+        }
+        http(
+            status,
+            &[("Content-Type", "application/json")],
+            &error.to_string(),
+        )
+    };
+    let (ok_port, _) = server(move |r, _| answer(r, "200 OK"));
+    let (failing, _) = server(move |r, _| answer(r, "500 Internal Server Error"));
+    let (streaming, _) = server(move |r, _| answer(r, "stream"));
+    let dir = repo_with(
+        "lock-http-jsonrpc-error",
+        &format!(
+            r#"{{"servers": {{
+                "rpc": {{"type": "http", "url": "http://127.0.0.1:{ok_port}/mcp"}},
+                "status": {{"type": "http", "url": "http://127.0.0.1:{failing}/mcp"}},
+                "no-id": {{"type": "http", "url": "http://127.0.0.1:{streaming}/mcp"}}
+            }}}}"#
+        ),
+    );
+    let started = Instant::now();
+    let o = toolgate_in(&dir, &["lock", "--timeout", "10"]);
+    assert_eq!(code(&o), 2, "{}", everything(&o));
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    let err = common::stderr(&o);
+    let line = |id: &str| {
+        err.lines()
+            .find(|l| l.starts_with(&format!("error: server `{id}`")))
+            .unwrap_or_else(|| panic!("no error for `{id}`: {err}"))
+            .to_string()
+    };
+    for id in ["rpc", "no-id"] {
+        let rpc = line(id);
+        assert!(rpc.contains("tools/list (page 1) failed"), "{rpc}");
+        assert!(rpc.contains("the tool index is rebuilding"), "{rpc}");
+    }
+    let status = line("status");
+    assert!(
+        status.contains("HTTP 500 Internal Server Error from POST")
+            && status.contains("(tools/list)")
+            && status.contains(": the tool index is rebuilding"),
+        "{status}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!dir.join("toolgate.lock").exists());
+}
+
 /// `toolgate import --url` reads a live server through the same client.
 #[test]
 fn import_from_a_url_writes_the_catalog() {
@@ -474,18 +734,13 @@ fn import_from_a_url_writes_the_catalog() {
     let dir = common::scratch("import-url");
     let url = format!("http://127.0.0.1:{port}/mcp");
     let header = format!("Authorization=Bearer {TOKEN}");
-    let o = toolgate_in(
-        &dir,
-        &[
-            "import",
-            "--url",
-            &url,
-            "--header",
-            &header,
-            "--out",
-            "schema/written",
-        ],
-    );
+    let import = |url: &str, out: &str| {
+        toolgate_in(
+            &dir,
+            &["import", "--url", url, "--header", &header, "--out", out],
+        )
+    };
+    let o = import(&url, "schema/written");
     assert_eq!(code(&o), 0, "{}", everything(&o));
     let tool = std::fs::read_to_string(dir.join("schema/written/tools/zeta.json")).unwrap();
     assert!(tool.contains("\"x-vendor\""), "{tool}");
@@ -504,24 +759,24 @@ fn import_from_a_url_writes_the_catalog() {
     // A refusal is exit 2 with nothing written.
     let (refuses, _) = server(|_, _| http("401 Unauthorized", &[], ""));
     let url = format!("http://127.0.0.1:{refuses}/mcp");
-    let o = toolgate_in(
-        &dir,
-        &[
-            "import",
-            "--url",
-            &url,
-            "--header",
-            &header,
-            "--out",
-            "schema/refused",
-        ],
-    );
+    let o = import(&url, "schema/refused");
     assert_eq!(code(&o), 2, "{}", everything(&o));
     let err = common::stderr(&o);
     assert!(err.contains("HTTP 401 Unauthorized from POST"), "{err}");
     assert!(err.contains("headers sent: Authorization"), "{err}");
     assert!(!err.contains("panicked") && !err.contains(TOKEN), "{err}");
     assert!(!dir.join("schema/refused").exists());
+    // A key in the URL is neither shown nor written; the URL without it is.
+    let keyed = format!("http://127.0.0.1:{port}/mcp?api_key={TOKEN}");
+    let o = import(&keyed, "schema/keyed");
+    assert_eq!(code(&o), 0, "{}", everything(&o));
+    let err = common::stderr(&o);
+    assert!(
+        err.contains(&format!("listed 1 tool from http://127.0.0.1:{port}/mcp")),
+        "{err}"
+    );
+    assert!(!everything(&o).contains(TOKEN), "{}", everything(&o));
+    assert!(!all_text(&dir).contains(TOKEN));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -563,25 +818,7 @@ fn wait_for_port(port: u16, who: &mut Running) {
 
 /// The npm packages' `node_modules`; `None` (after the skip message) without them.
 fn node_modules() -> Option<PathBuf> {
-    let dir = std::env::var_os("TOOLGATE_LOCK_NPM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| common::repo_root().join("target/e2e/lock-npm"))
-        .join("node_modules");
-    let node = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let all = ["@modelcontextprotocol/server-everything", "@playwright/mcp"]
-        .iter()
-        .all(|p| dir.join(p).join("package.json").is_file());
-    if node && all {
-        Some(dir)
-    } else {
-        skip(
-            "node or the npm packages of tests/lock/package.json are missing (npm ci --ignore-scripts them under target/e2e/lock-npm)",
-        );
-        None
-    }
+    mcp_support::lock_npm(&["@modelcontextprotocol/server-everything", "@playwright/mcp"])
 }
 
 fn node(script: &Path, args: &[&str], port: u16) -> Running {

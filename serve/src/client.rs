@@ -255,13 +255,27 @@ where
     Ok((counts, capture))
 }
 
-/// An rmcp error without the transport's type name (`Transport [rmcp::...] error: x`).
+/// An rmcp error without the transport's type name (`Transport [rmcp::...] error: x`), on
+/// one line of at most [`SHORT`] characters: it may carry the server's own error message,
+/// of any length, line breaks and terminal escapes included.
 fn short(message: &str) -> String {
-    match (message.find(" ["), message.find("] error: ")) {
+    let message = match (message.find(" ["), message.find("] error: ")) {
         (Some(a), Some(b)) if a < b => format!("{}{}", &message[..a], &message[b + 1..]),
         _ => message.to_string(),
+    };
+    let mut shown: String = message
+        .chars()
+        .take(SHORT)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if message.chars().nth(SHORT).is_some() {
+        shown.push('…');
     }
+    shown
 }
+
+/// The most characters of an rmcp error shown.
+const SHORT: usize = 500;
 
 /// The tools of the `tools/list` responses among the messages the server sent (each a
 /// JSON-RPC message or a batch of them), page by page, checked against what rmcp counted.
@@ -334,6 +348,16 @@ impl<R: AsyncRead + Unpin> AsyncRead for Tee<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_rmcp_error_is_one_short_line() {
+        assert_eq!(
+            short("Transport [rmcp::x::Y] error: gone\nnow"),
+            "Transport error: gone now"
+        );
+        let long = format!("Mcp error: -32603: {}", "x".repeat(5000));
+        assert_eq!(short(&long).chars().count(), SHORT + 1);
+    }
 
     #[test]
     fn raw_pages_keep_key_order_and_must_match_the_counts() {

@@ -359,7 +359,7 @@ fn parse_header(s: &str) -> Result<(String, String), String> {
 /// The tools of the server at `url`, as the one profile of `--profile NAME` (`all` without).
 #[cfg(feature = "serve")]
 fn from_url(args: &ImportArgs, url: &str) -> Result<Vec<Capture>, String> {
-    use toolgate_serve::client_http::{HttpKind, HttpServer, capture_http};
+    use toolgate_serve::client_http::{HttpKind, HttpServer, capture_http, shown_url};
     let profile = match args.profiles.as_slice() {
         [] => "all".to_string(),
         [p] if !p.contains('=') => p.clone(),
@@ -387,9 +387,11 @@ fn from_url(args: &ImportArgs, url: &str) -> Result<Vec<Capture>, String> {
         headers: args.headers.clone(),
     };
     let timeout = std::time::Duration::from_secs(args.timeout);
+    // A key in the URL (`?api_key=`) is a secret too: neither shown nor written.
+    let shown = shown_url(url);
     let capture = capture_http(&server, ca.as_deref(), timeout).map_err(|e| {
         // The values of --header are secrets: masked wherever a message might repeat them.
-        let mut message = format!("error: {url}: {}", e.message);
+        let mut message = format!("error: {shown}: {}", e.message.replace(url, &shown));
         for (_, v) in args.headers.iter().filter(|(_, v)| v.len() >= 3) {
             message = message.replace(v.as_str(), "***");
         }
@@ -400,13 +402,13 @@ fn from_url(args: &ImportArgs, url: &str) -> Result<Vec<Capture>, String> {
     })?;
     let tools = capture.tools;
     eprintln!(
-        "listed {} tool{} from {url}",
+        "listed {} tool{} from {shown}",
         tools.len(),
         plural(tools.len())
     );
-    let origin = format!("the server at {url}");
+    let origin = format!("the server at {shown}");
     Ok(vec![
-        Capture::from_tools(Some(profile.as_str()), url, tools).with_origin(origin),
+        Capture::from_tools(Some(profile.as_str()), &shown, tools).with_origin(origin),
     ])
 }
 

@@ -66,3 +66,27 @@ pub fn shared() -> Option<PathBuf> {
         None
     }
 }
+
+/// A command's standard output and error, labelled, for an assertion's message.
+pub fn everything(o: &Output) -> String {
+    format!("--- stdout\n{}--- stderr\n{}", stdout(o), stderr(o))
+}
+
+/// Every file under `dir` (node_modules and .git left out), as text: what a test greps for
+/// a secret that must not have been written.
+pub fn all_text(dir: &Path) -> String {
+    let mut out = String::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = entry.path();
+        let name = entry.file_name();
+        if name == "node_modules" || name == ".git" {
+            continue;
+        }
+        if p.is_dir() {
+            out.push_str(&all_text(&p));
+        } else if let Ok(t) = std::fs::read_to_string(&p) {
+            out.push_str(&t);
+        }
+    }
+    out
+}

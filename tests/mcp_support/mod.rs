@@ -33,6 +33,31 @@ pub fn skip(why: &str) {
     );
 }
 
+/// The `node_modules` of tests/lock/package.json (`TOOLGATE_LOCK_NPM`, else
+/// target/e2e/lock-npm, as `.ci/run` installs it) holding every one of `packages`, with node
+/// on PATH; `None` (after [`skip`]) without them.
+pub fn lock_npm(packages: &[&str]) -> Option<PathBuf> {
+    let dir = std::env::var_os("TOOLGATE_LOCK_NPM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/e2e/lock-npm"))
+        .join("node_modules");
+    let node = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let all = packages
+        .iter()
+        .all(|p| dir.join(p).join("package.json").is_file());
+    if node && all {
+        Some(dir)
+    } else {
+        skip(
+            "node or the npm packages of tests/lock/package.json are missing (npm ci --ignore-scripts them under target/e2e/lock-npm)",
+        );
+        None
+    }
+}
+
 /// The python that can import `module`: `TOOLGATE_PYTHON` (the venv `.ci/run` makes), else
 /// `python3`; `None` when it cannot.
 pub fn python_importing(module: &str) -> Option<PathBuf> {
