@@ -12,6 +12,9 @@
 //!   (`url`, `headers`), `enabled`; JSONC.
 //! - Codex `.codex/config.toml`: `[mcp_servers.NAME]` with `command`, `args`, `env`, or `url`
 //!   and `http_headers`, `enabled`.
+//! - Roo Code `.roo/mcp.json`: `mcpServers.NAME` with `command`, `args`, `env`, `cwd`, or
+//!   `type` `sse`/`streamable-http` with `url` and `headers`, `disabled`; `${env:VAR}` and
+//!   `${workspaceFolder}`; strict JSON (Roo Code reads it with `JSON.parse`).
 
 use std::path::Path;
 
@@ -22,7 +25,7 @@ use super::{Declared, Host, HostServer, Launch, Syntax, Transport, jsonc};
 /// How a file lists its servers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// `mcpServers.NAME` (Claude Code, Cursor, Gemini CLI).
+    /// `mcpServers.NAME` (Claude Code, Cursor, Gemini CLI, Roo Code).
     McpServers,
     /// `servers.NAME` (VS Code).
     VsCode,
@@ -111,6 +114,13 @@ pub const PROJECT_FILES: &[ProjectFile] = &[
         kind: Kind::Codex,
         jsonc: false,
         syntax: Syntax::Literal,
+    },
+    ProjectFile {
+        path: ".roo/mcp.json",
+        hosts: &[Host::RooCode],
+        kind: Kind::McpServers,
+        jsonc: false,
+        syntax: Syntax::Claude,
     },
 ];
 
