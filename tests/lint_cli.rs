@@ -1046,3 +1046,72 @@ fn lock_check_names_the_host_tool_list_entries_a_server_change_breaks() {
         );
     }
 }
+
+#[test]
+fn roo_code_servers_are_locked_and_their_lists_checked_with_no_toolgate_toml() {
+    // A repository whose only host configuration is Roo Code's `.roo/mcp.json`: `toolgate
+    // lock` pins its server (from a capture toolgate.toml names, as for a server that cannot
+    // start in CI); then, with no toolgate.toml, its `alwaysAllow`/`disabledTools` entries
+    // and the agent files' `mcp--clock--TOOL` names are checked against the lock.
+    let dir = scratch("roo-code-zero-config");
+    std::fs::create_dir_all(dir.join(".roo")).unwrap();
+    std::fs::copy(
+        repo_root().join("skills-fixtures/host-tool-lists/clock.tools.json"),
+        dir.join("clock.tools.json"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join(".roo/mcp.json"),
+        "{\n  \"mcpServers\": {\n    \"clock\": {\n      \"command\": \"uvx\",\n      \"args\": [\"mcp-server-time==2025.8.4\"],\n      \"alwaysAllow\": [\"*\", \"get_current_time\", \"get_time\"],\n      \"disabledTools\": [\"convert_time\"]\n    },\n    \"off\": {\"command\": \"x\", \"disabled\": true, \"alwaysAllow\": [\"y\"]}\n  }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("AGENTS.md"),
+        "Ask `mcp--clock--get_current_time`, then `mcp--clock--convert`.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("toolgate.toml"),
+        "[servers.clock]\ntools_list = \"clock.tools.json\"\n",
+    )
+    .unwrap();
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&dir)
+        .status()
+        .expect("git runs");
+    assert!(git.success());
+    let lock = toolgate().current_dir(&dir).arg("lock").output().unwrap();
+    assert_eq!(lock.status.code(), Some(0), "{}", stderr(&lock));
+    let locked = std::fs::read_to_string(dir.join("toolgate.lock")).unwrap();
+    assert!(locked.contains(".roo/mcp.json"), "{locked}");
+    std::fs::remove_file(dir.join("toolgate.toml")).unwrap();
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["lint", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let expected: Vec<(String, String, String, u64, u64)> = [
+        (".roo/mcp.json", "get_time", 6, 49),
+        ("AGENTS.md", "convert", 1, 55),
+    ]
+    .iter()
+    .map(|(f, t, l, c)| {
+        (
+            f.to_string(),
+            "unknown-tool".to_string(),
+            t.to_string(),
+            *l,
+            *c,
+        )
+    })
+    .collect();
+    assert_eq!(placed(&o), expected);
+    // The disabled server is not locked: its list is not checked, and the run says so.
+    assert!(
+        stderr(&o).contains("the tool lists of the server `off` are not checked"),
+        "{}",
+        stderr(&o)
+    );
+}
