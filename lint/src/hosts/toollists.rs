@@ -173,7 +173,7 @@ fn read_codex(text: &str) -> Result<Vec<Listed>, String> {
         let place = e
             .span()
             .map(|s| {
-                let before = &text[..s.start.min(text.len())];
+                let before = text.get(..s.start).unwrap_or(text);
                 let line = before.matches('\n').count() + 1;
                 let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
                 format!("{line}:{column}: ")
@@ -390,6 +390,33 @@ mod tests {
             .map(|x| (x.value.as_str(), x.written.of(text)))
             .collect();
         assert_eq!(got, [("git_log", "\\u0067it_log"), ("a\"b", "a\\\"b")]);
+    }
+
+    #[test]
+    fn hostile_input_is_an_error_or_nothing_never_a_panic() {
+        let deep_json = format!("{{\"mcpServers\": {}{}}}", "[".repeat(100_000), "]".repeat(100_000));
+        let deep_toml = format!("[mcp_servers.a]\nenabled_tools = {}\n", "[".repeat(100_000));
+        let texts = [
+            "",
+            "\"",
+            "{\"mcpServers\": {\"a\": {\"includeTools\": [\"x\\",
+            "{\"mcpServers\": {\"a\": {\"includeTools\": [\"\\ud800\"]}}}",
+            "{\"mcpServers\": {\"a\": {\"includeTools\": \"x\", \"alwaysAllow\": [[\"x\"]]}}}",
+            "{\"mcp\": {\"a\": 1}, \"tools\": {\"a_*?\": 1, \"\": 2}, \"agent\": 3}",
+            "/* never closed",
+            "\u{feff}",
+            "[mcp_servers.a]\nenabled_tools = [\"\"\"",
+            "[mcp_servers.a]\ndisabled_tools = ['']\n[mcp_servers.a.tools.'']\n",
+            &deep_json,
+            &deep_toml,
+        ];
+        for text in texts {
+            for format in [Format::Codex, Format::Gemini, Format::OpenCode, Format::Roo] {
+                if let Ok(l) = read(format, text) {
+                    assert!(l.iter().all(|x| text.get(x.written.range()).is_some()));
+                }
+            }
+        }
     }
 
     #[test]
