@@ -94,8 +94,8 @@ pub fn format_of(path: &str) -> Option<Format> {
 }
 
 /// Every tool list entry of `text`, a file of `format`, in the order written; an error (the
-/// file does not parse, a list that is not a list of strings) names the line and column or
-/// the key.
+/// file does not parse, a Codex list that is not a list of strings) names the line and
+/// column. What of a JSON file's lists cannot be read is [`unread`]'s.
 pub fn read(format: Format, text: &str) -> Result<Vec<Listed>, String> {
     let mut out = match format {
         Format::Codex => read_codex(text)?,
@@ -113,6 +113,49 @@ pub fn read(format: Format, text: &str) -> Result<Vec<Listed>, String> {
     };
     out.sort_by_key(|l| l.written.start);
     Ok(out)
+}
+
+/// What of the tool lists of `text`, a JSON file of `format` that parses, is not read, each
+/// named by its key (`mcpServers.git.includeTools[1]`) with why: a list that is not an
+/// array, an entry that is not a string, an opencode map that is not an object. [`read`]
+/// leaves these out; the caller says they were not checked.
+pub fn unread(format: Format, text: &str) -> Vec<String> {
+    let Some(root) = jsonc::tree(&jsonc::strip(text)) else {
+        return Vec::new();
+    };
+    let keys: &[&str] = match format {
+        Format::Gemini => &["includeTools", "excludeTools"],
+        Format::Roo => &["alwaysAllow", "disabledTools"],
+        Format::OpenCode => {
+            let not_maps = ["tools", "permission"]
+                .into_iter()
+                .filter(|k| root.get(k).is_some_and(|m| !matches!(m, Node::Object(_))));
+            return not_maps
+                .map(|k| format!("`{k}` is not an object"))
+                .collect();
+        }
+        Format::Codex => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    let Some(Node::Object(servers)) = root.get("mcpServers") else {
+        return out;
+    };
+    for (server, _, def) in servers {
+        for &key in keys {
+            match def.get(key) {
+                None => {}
+                Some(Node::Array(items)) => {
+                    for (i, item) in items.iter().enumerate() {
+                        if !matches!(item, Node::String(..)) {
+                            out.push(format!("`mcpServers.{server}.{key}[{i}]` is not a string"));
+                        }
+                    }
+                }
+                Some(_) => out.push(format!("`mcpServers.{server}.{key}` is not a list")),
+            }
+        }
+    }
+    out
 }
 
 /// The name a host gives the tool `name` of a server behind the server's prefix: with
@@ -394,7 +437,11 @@ mod tests {
 
     #[test]
     fn hostile_input_is_an_error_or_nothing_never_a_panic() {
-        let deep_json = format!("{{\"mcpServers\": {}{}}}", "[".repeat(100_000), "]".repeat(100_000));
+        let deep_json = format!(
+            "{{\"mcpServers\": {}{}}}",
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
         let deep_toml = format!("[mcp_servers.a]\nenabled_tools = {}\n", "[".repeat(100_000));
         let texts = [
             "",
@@ -417,6 +464,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn what_cannot_be_read_is_named() {
+        let text = r#"{"mcpServers": {"g": {"includeTools": ["a", 3], "excludeTools": "b"}}}"#;
+        assert_eq!(
+            unread(Format::Gemini, text),
+            [
+                "`mcpServers.g.includeTools[1]` is not a string",
+                "`mcpServers.g.excludeTools` is not a list"
+            ]
+        );
+        assert!(unread(Format::Roo, text).is_empty());
+        let text = r#"{"tools": ["a"], "permission": "deny"}"#;
+        assert_eq!(
+            unread(Format::OpenCode, text),
+            ["`tools` is not an object", "`permission` is not an object"]
+        );
     }
 
     #[test]

@@ -30,6 +30,12 @@ impl Linter<'_> {
                 return;
             }
         };
+        for what in toollists::unread(format, doc.text) {
+            doc.lint.warnings.push(format!(
+                "{}: {what}: that tool list is not checked",
+                doc.path
+            ));
+        }
         let mut unknown_servers: Vec<&str> = Vec::new();
         for entry in &listed {
             let Some(si) = self.servers.iter().position(|s| s.name == entry.server) else {
