@@ -436,3 +436,19 @@ fn host_lists_stage_reads_names_as_the_host_does() {
     l.check_host_lists(&mut doc);
     assert_eq!(problems(&doc), [(Rule::UnknownTool, "*")]);
 }
+
+#[test]
+fn claude_permission_rules_for_a_whole_server_are_never_findings() {
+    let s = gh();
+    let l = Linter::new(&s, settings());
+    // Claude Code's three MCP rule shapes: the server (`mcp__gh`), every tool of it
+    // (`mcp__gh__*`) and one tool; a pattern after the prefix matches tool names.
+    let text = r#"{"permissions": {"allow": ["mcp__gh", "mcp__gh__*", "mcp__gh__issue_*", "mcp__gh__list_issues"], "deny": ["mcp__gh__nope_*", "mcp__gh__nope"]}}"#;
+    let mut doc = l.read_front_matter(".claude/settings.json", text, None);
+    l.check_host_lists(&mut doc);
+    l.check_references(&mut doc);
+    assert_eq!(
+        problems(&doc),
+        [(Rule::UnknownTool, "nope_*"), (Rule::UnknownTool, "nope")]
+    );
+}
