@@ -152,6 +152,9 @@ pub fn read_project_file(path: &Path, file: &ProjectFile) -> Result<Vec<HostServ
         Ok(None) => return Ok(Vec::new()),
         Err(e) => return Err(vec![format!("{}: {e}", file.path)]),
     };
+    if file.hosts == [Host::RooCode] {
+        roo_types(servers).map_err(|e| vec![format!("{}: {parent}.{e}", file.path)])?;
+    }
     let place = Place {
         file: file.path,
         parent: &parent,
@@ -159,6 +162,19 @@ pub fn read_project_file(path: &Path, file: &ProjectFile) -> Result<Vec<HostServ
         syntax: file.syntax,
     };
     read_servers(servers, &place, file.kind, None)
+}
+
+/// Roo Code infers no transport from a `url`: such a server must say `type` (`sse` or
+/// `streamable-http`), or Roo Code does not load it; the first that does not, named.
+fn roo_types(servers: &Map<String, Value>) -> Result<(), String> {
+    for (name, def) in servers {
+        if def.get("url").is_some() && def.get("type").is_none() {
+            return Err(format!(
+                "{name}: has `url` but no `type` (`sse` or `streamable-http`), which Roo Code requires"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Parses JSON (or JSONC) text; an error names the file, line and column.
@@ -452,6 +468,11 @@ mod tests {
         )
         .unwrap_err();
         assert!(e[0].contains("neither `command` nor `url`"), "{e:?}");
+        let roo: Value =
+            serde_json::from_str(r#"{"a": {"command": "x"}, "b": {"url": "http://h/mcp"}}"#)
+                .unwrap();
+        let e = roo_types(roo.as_object().unwrap()).unwrap_err();
+        assert!(e.starts_with("b: has `url` but no `type`"), "{e}");
         let e = parse_json("f.json", "{\"a\": }", false).unwrap_err();
         assert!(
             e.starts_with("f.json:1:") && e.contains("invalid JSON"),
