@@ -725,6 +725,25 @@ fn expected_list_findings(base: &str) -> Vec<(String, String, String, u64, u64)>
         .collect()
 }
 
+/// `git init` in `dir`, so that it is a project root.
+fn git_init(dir: &Path) {
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(dir)
+        .status()
+        .expect("git runs");
+    assert!(git.success());
+}
+
+/// `toolgate ARGS` run in `dir`.
+fn run_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    toolgate()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("toolgate runs")
+}
+
 #[test]
 fn host_tool_lists_are_references_at_their_place() {
     // Codex's enabled_tools, disabled_tools and tool tables, Gemini CLI's includeTools and
@@ -773,11 +792,7 @@ fn host_tool_lists_are_references_at_their_place() {
     let dir = scratch("host-tool-lists-fix");
     common::copy_tree(&repo_root().join("skills-fixtures/host-tool-lists"), &dir);
     let before = std::fs::read_to_string(dir.join(".codex/config.toml")).unwrap();
-    let o = toolgate()
-        .current_dir(&dir)
-        .args(["lint", ".", "--fix", "--format", "concise"])
-        .output()
-        .unwrap();
+    let o = run_in(&dir, &["lint", ".", "--fix", "--format", "concise"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let after = std::fs::read_to_string(dir.join(".codex/config.toml")).unwrap();
     assert_eq!(
@@ -795,20 +810,11 @@ fn host_tool_lists_are_checked_with_no_toolgate_toml_against_the_lock() {
     let dir = scratch("host-tool-lists-zero-config");
     common::copy_tree(&repo_root().join("skills-fixtures/host-tool-lists"), &dir);
     std::fs::remove_file(dir.join("expected.txt")).unwrap();
-    let git = std::process::Command::new("git")
-        .args(["init", "-q"])
-        .current_dir(&dir)
-        .status()
-        .expect("git runs");
-    assert!(git.success());
-    let lock = toolgate().current_dir(&dir).arg("lock").output().unwrap();
+    git_init(&dir);
+    let lock = run_in(&dir, &["lock"]);
     assert_eq!(lock.status.code(), Some(0), "{}", stderr(&lock));
     std::fs::remove_file(dir.join("toolgate.toml")).unwrap();
-    let o = toolgate()
-        .current_dir(&dir)
-        .args(["lint", "--format", "json"])
-        .output()
-        .unwrap();
+    let o = run_in(&dir, &["lint", "--format", "json"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     // Without toolgate.toml nothing declares the rename or the removal: both are unknown.
     assert_eq!(placed(&o), expected_list_findings(""));
@@ -827,11 +833,7 @@ fn host_tool_lists_are_checked_with_no_toolgate_toml_against_the_lock() {
         )
         .replace("\"browser_screenshot\"", "\"browser_click\"");
     std::fs::write(dir.join(".codex/config.toml"), fixed).unwrap();
-    let o = toolgate()
-        .current_dir(&dir)
-        .args(["lint", ".codex", "--format", "json"])
-        .output()
-        .unwrap();
+    let o = run_in(&dir, &["lint", ".codex", "--format", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
 }
 
@@ -851,11 +853,7 @@ fn a_host_config_that_does_not_parse_is_exit_2_naming_the_place() {
         &dir.join(".codex/config.toml"),
         "[mcp_servers.git]\ncommand = \"uvx\"\nenabled_tools = \"git_status\"\n",
     );
-    let o = toolgate()
-        .current_dir(&dir)
-        .args(["lint", ".", "--format", "concise"])
-        .output()
-        .unwrap();
+    let o = run_in(&dir, &["lint", ".", "--format", "concise"]);
     assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
     assert!(
         stderr(&o).contains(".codex/config.toml:3:17:"),
@@ -868,11 +866,7 @@ fn a_host_config_that_does_not_parse_is_exit_2_naming_the_place() {
         &dir.join(".gemini/settings.json"),
         r#"{"mcpServers": {"tracker": {"command": "t", "includeTools": ["anything"]}}}"#,
     );
-    let o = toolgate()
-        .current_dir(&dir)
-        .args(["lint", ".", "--format", "concise"])
-        .output()
-        .unwrap();
+    let o = run_in(&dir, &["lint", ".", "--format", "concise"]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     assert!(
         stderr(&o).contains("the tool lists of the server `tracker` are not checked"),
@@ -946,11 +940,7 @@ fn real_host_tool_lists_of_wild_agents_are_checked_at_their_place() {
                 surface.display().to_string()
             ),
         );
-        let o = toolgate()
-            .current_dir(&dir)
-            .args(["lint", path, "--format", "json"])
-            .output()
-            .unwrap();
+        let o = run_in(&dir, &["lint", path, "--format", "json"]);
         assert!(
             matches!(o.status.code(), Some(0 | 1)),
             "{path}: {}",
@@ -1016,13 +1006,8 @@ fn lock_check_names_the_host_tool_list_entries_a_server_change_breaks() {
     // `lock --check` names each list entry that named it, at its line and column.
     let dir = scratch("host-tool-lists-lock-check");
     common::copy_tree(&repo_root().join("skills-fixtures/host-tool-lists"), &dir);
-    let git = std::process::Command::new("git")
-        .args(["init", "-q"])
-        .current_dir(&dir)
-        .status()
-        .expect("git runs");
-    assert!(git.success());
-    let o = toolgate().current_dir(&dir).arg("lock").output().unwrap();
+    git_init(&dir);
+    let o = run_in(&dir, &["lock"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let capture = dir.join("git.tools.json");
     let mut tools: Value =
@@ -1032,11 +1017,7 @@ fn lock_check_names_the_host_tool_list_entries_a_server_change_breaks() {
         .unwrap()
         .retain(|t| t["name"] != "git_status");
     std::fs::write(&capture, tools.to_string()).unwrap();
-    let o = toolgate()
-        .current_dir(&dir)
-        .args(["lock", "--check"])
-        .output()
-        .unwrap();
+    let o = run_in(&dir, &["lock", "--check"]);
     assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
     let out = stdout(&o);
     for place in [".gemini/settings.json:7:25:", ".roo/mcp.json:6:24:"] {
@@ -1045,4 +1026,64 @@ fn lock_check_names_the_host_tool_list_entries_a_server_change_breaks() {
             "{out}"
         );
     }
+}
+
+#[test]
+fn roo_code_servers_are_locked_and_their_lists_checked_with_no_toolgate_toml() {
+    // A repository whose only host configuration is Roo Code's `.roo/mcp.json`: `toolgate
+    // lock` pins its server (from a capture toolgate.toml names, as for a server that cannot
+    // start in CI); then, with no toolgate.toml, its `alwaysAllow`/`disabledTools` entries
+    // and the agent files' `mcp--clock--TOOL` names are checked against the lock.
+    let dir = scratch("roo-code-zero-config");
+    std::fs::create_dir_all(dir.join(".roo")).unwrap();
+    std::fs::copy(
+        repo_root().join("skills-fixtures/host-tool-lists/clock.tools.json"),
+        dir.join("clock.tools.json"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join(".roo/mcp.json"),
+        "{\n  \"mcpServers\": {\n    \"clock\": {\n      \"command\": \"uvx\",\n      \"args\": [\"mcp-server-time==2025.8.4\"],\n      \"alwaysAllow\": [\"*\", \"get_current_time\", \"get_time\"],\n      \"disabledTools\": [\"convert_time\"]\n    },\n    \"off\": {\"command\": \"x\", \"disabled\": true, \"alwaysAllow\": [\"y\"]}\n  }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("AGENTS.md"),
+        "Ask `mcp--clock--get_current_time`, then `mcp--clock--convert`.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("toolgate.toml"),
+        "[servers.clock]\ntools_list = \"clock.tools.json\"\n",
+    )
+    .unwrap();
+    git_init(&dir);
+    let lock = run_in(&dir, &["lock"]);
+    assert_eq!(lock.status.code(), Some(0), "{}", stderr(&lock));
+    let locked = std::fs::read_to_string(dir.join("toolgate.lock")).unwrap();
+    assert!(locked.contains(".roo/mcp.json"), "{locked}");
+    std::fs::remove_file(dir.join("toolgate.toml")).unwrap();
+    let o = run_in(&dir, &["lint", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let expected: Vec<(String, String, String, u64, u64)> = [
+        (".roo/mcp.json", "get_time", 6, 49),
+        ("AGENTS.md", "convert", 1, 55),
+    ]
+    .iter()
+    .map(|(f, t, l, c)| {
+        (
+            f.to_string(),
+            "unknown-tool".to_string(),
+            t.to_string(),
+            *l,
+            *c,
+        )
+    })
+    .collect();
+    assert_eq!(placed(&o), expected);
+    // The disabled server is not locked: its list is not checked, and the run says so.
+    assert!(
+        stderr(&o).contains("the tool lists of the server `off` are not checked"),
+        "{}",
+        stderr(&o)
+    );
 }

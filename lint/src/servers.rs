@@ -92,9 +92,10 @@ pub fn default_prefixes(name: &str) -> Vec<String> {
 }
 
 /// Whether a prefix is generic: written like a word (`github/`, `github_`) rather than as an
-/// `mcp_` name, so that a name behind it is only taken for a tool in code and tool lists.
+/// `mcp_` (or Roo Code's `mcp--`) name, so that a name behind it is only taken for a tool in
+/// code and tool lists.
 pub fn is_generic(prefix: &str) -> bool {
-    !prefix.starts_with("mcp_")
+    !prefix.starts_with("mcp_") && !prefix.starts_with("mcp--")
 }
 
 /// Reads a captured `tools/list` result into a surface with every tool's input schema, so

@@ -12,6 +12,9 @@
 //!   (`url`, `headers`), `enabled`; JSONC.
 //! - Codex `.codex/config.toml`: `[mcp_servers.NAME]` with `command`, `args`, `env`, or `url`
 //!   and `http_headers`, `enabled`.
+//! - Roo Code `.roo/mcp.json`: `mcpServers.NAME` with `command`, `args`, `env`, `cwd`, or
+//!   `type` `sse`/`streamable-http` with `url` and `headers`, `disabled`; `${env:VAR}` and
+//!   `${workspaceFolder}`; strict JSON (Roo Code reads it with `JSON.parse`).
 
 use std::path::Path;
 
@@ -22,7 +25,7 @@ use super::{Declared, Host, HostServer, Launch, Syntax, Transport, jsonc};
 /// How a file lists its servers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// `mcpServers.NAME` (Claude Code, Cursor, Gemini CLI).
+    /// `mcpServers.NAME` (Claude Code, Cursor, Gemini CLI, Roo Code).
     McpServers,
     /// `servers.NAME` (VS Code).
     VsCode,
@@ -112,6 +115,13 @@ pub const PROJECT_FILES: &[ProjectFile] = &[
         jsonc: false,
         syntax: Syntax::Literal,
     },
+    ProjectFile {
+        path: ".roo/mcp.json",
+        hosts: &[Host::RooCode],
+        kind: Kind::McpServers,
+        jsonc: false,
+        syntax: Syntax::Claude,
+    },
 ];
 
 /// Where a server's definition sits, for its errors and its [`Declared`].
@@ -142,6 +152,9 @@ pub fn read_project_file(path: &Path, file: &ProjectFile) -> Result<Vec<HostServ
         Ok(None) => return Ok(Vec::new()),
         Err(e) => return Err(vec![format!("{}: {e}", file.path)]),
     };
+    if file.hosts == [Host::RooCode] {
+        roo_types(servers).map_err(|e| vec![format!("{}: {parent}.{e}", file.path)])?;
+    }
     let place = Place {
         file: file.path,
         parent: &parent,
@@ -149,6 +162,19 @@ pub fn read_project_file(path: &Path, file: &ProjectFile) -> Result<Vec<HostServ
         syntax: file.syntax,
     };
     read_servers(servers, &place, file.kind, None)
+}
+
+/// Roo Code infers no transport from a `url`: such a server must say `type` (`sse` or
+/// `streamable-http`), or Roo Code does not load it; the first that does not, named.
+fn roo_types(servers: &Map<String, Value>) -> Result<(), String> {
+    for (name, def) in servers {
+        if def.get("url").is_some() && def.get("type").is_none() {
+            return Err(format!(
+                "{name}: has `url` but no `type` (`sse` or `streamable-http`), which Roo Code requires"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Parses JSON (or JSONC) text; an error names the file, line and column.
@@ -442,6 +468,11 @@ mod tests {
         )
         .unwrap_err();
         assert!(e[0].contains("neither `command` nor `url`"), "{e:?}");
+        let roo: Value =
+            serde_json::from_str(r#"{"a": {"command": "x"}, "b": {"url": "http://h/mcp"}}"#)
+                .unwrap();
+        let e = roo_types(roo.as_object().unwrap()).unwrap_err();
+        assert!(e.starts_with("b: has `url` but no `type`"), "{e}");
         let e = parse_json("f.json", "{\"a\": }", false).unwrap_err();
         assert!(
             e.starts_with("f.json:1:") && e.contains("invalid JSON"),

@@ -2,7 +2,8 @@
 //! files (`docs/lint.md` cites the pages): Claude Code's `.mcp.json` and plugins
 //! (`.claude-plugin/plugin.json`, a plugin's `.mcp.json`), VS Code's `.vscode/mcp.json` (VS
 //! Code also reads the portable `.mcp.json`), Cursor's `.cursor/mcp.json`, Gemini CLI's
-//! `.gemini/settings.json`, opencode's `opencode.json(c)` and Codex's `.codex/config.toml`.
+//! `.gemini/settings.json`, opencode's `opencode.json(c)`, Codex's `.codex/config.toml` and
+//! Roo Code's `.roo/mcp.json`.
 //!
 //! Each server keeps where it is declared, how it is reached as written (variables are
 //! expanded only by [`vars::expand`], when `toolgate lock` starts it) and the hosts that read
@@ -37,6 +38,8 @@ pub enum Host {
     OpenCode,
     /// Codex (`.codex/config.toml`).
     Codex,
+    /// Roo Code (`.roo/mcp.json`).
+    RooCode,
 }
 
 impl Host {
@@ -50,13 +53,14 @@ impl Host {
             Host::GeminiCli => "gemini-cli".into(),
             Host::OpenCode => "opencode".into(),
             Host::Codex => "codex".into(),
+            Host::RooCode => "roo-code".into(),
         }
     }
 
     /// The prefixes this host writes the tools of a server named `name` under: Claude Code
     /// and Codex `mcp__NAME__` (a plugin's `mcp__plugin_PLUGIN_NAME__`), VS Code `NAME/` in
     /// agent tool lists and `mcp_NAME_` in chat, Cursor and Gemini CLI `mcp_NAME_`, opencode
-    /// `NAME_`.
+    /// `NAME_`, Roo Code `mcp--NAME--` (with its own spelling of the name, [`roo_name`]).
     pub fn prefixes(&self, name: &str) -> Vec<String> {
         let n = claude_name(name);
         match self {
@@ -65,6 +69,7 @@ impl Host {
             Host::VsCode => vec![format!("{name}/"), format!("mcp_{n}_")],
             Host::Cursor | Host::GeminiCli => vec![format!("mcp_{n}_")],
             Host::OpenCode => vec![format!("{n}_")],
+            Host::RooCode => vec![format!("mcp--{}--", roo_name(name))],
         }
     }
 }
@@ -80,6 +85,24 @@ fn claude_name(name: &str) -> String {
             }
         })
         .collect()
+}
+
+/// A name as Roo Code writes it in a tool's name (`mcp--SERVER--TOOL`): spaces become `_`,
+/// other characters outside `A-Za-z0-9_-` are dropped, a run of `-` becomes one, and a name
+/// that does not start with a letter or `_` gets a `_` before it.
+fn roo_name(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        let c = if c.is_whitespace() { '_' } else { c };
+        if (c.is_ascii_alphanumeric() || c == '_' || c == '-') && !(c == '-' && out.ends_with('-'))
+        {
+            out.push(c);
+        }
+    }
+    if !out.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        out.insert(0, '_');
+    }
+    out
 }
 
 /// How a host reaches a server.
@@ -315,6 +338,9 @@ mod tests {
             Host::ClaudePlugin("my.plug".into()).prefixes("api"),
             ["mcp__plugin_my_plug_api__"]
         );
+        assert_eq!(Host::RooCode.prefixes("my.db  x--y"), ["mcp--mydb__x-y--"]);
+        assert_eq!(Host::RooCode.prefixes("7z"), ["mcp--_7z--"]);
+        assert_eq!(Host::RooCode.prefixes("..."), ["mcp--_--"]);
     }
 
     #[test]

@@ -13,15 +13,14 @@
 //! - opencode `opencode.json(c)`, `.opencode/opencode.json(c)`: the `tools` map and the
 //!   `permission` map opencode merged it into, at the top and per agent (`agent.NAME`, and
 //!   the older `mode.NAME`), keyed by the names opencode gives MCP tools, `SERVER_TOOL` (the
-//!   server's key with characters outside `A-Za-z0-9_-` made `_`), where `*` and `?` are
-//!   wildcards; a pattern whose text before its first wildcard is a server's name
-//!   (`my-mcp*`) is that server's. Entries of opencode's own
-//!   tools (`write`, `bash`) and patterns that start with no server's name are not
-//!   references to a server, and are left alone.
+//!   server's key and the tool's name with characters outside `A-Za-z0-9_-` made `_`), where
+//!   `*` and `?` are wildcards; a pattern whose text before its first wildcard is a server's
+//!   name (`my-mcp*`) is that server's. Entries of opencode's own tools (`write`, `bash`)
+//!   and patterns that start with no server's name are not references to a server, and are
+//!   left alone.
 //! - Roo Code `.roo/mcp.json`: `mcpServers.NAME` with `alwaysAllow` (tools run without
-//!   asking) and `disabledTools` (tools hidden from the agent); names as the server gives
-//!   them. Roo Code's servers are not among those `toolgate lock` pins: their lists are
-//!   checked when another host configuration or `toolgate.toml` names the server too.
+//!   asking; `*` is every tool) and `disabledTools` (tools hidden from the agent); names as
+//!   the server gives them, compared exactly.
 //!
 //! Claude Code's `permissions.allow` and `deny` need no reader of their own: their entries
 //! are prefixed names (`mcp__github__issue_read`), which the lint finds in any string of a
@@ -56,8 +55,11 @@ pub struct Listed {
     /// The entry as written (inside its quotes; an `includeTools` entry without its
     /// `(...)`).
     pub written: Span,
-    /// How many of its bytes the host's prefix takes (opencode's `SERVER_`); 0 for a name
-    /// as the server gives it, or a pattern that writes the prefix only in part
+    /// What the host reads there: the entry with its escapes decoded (`\u0041` is `A`),
+    /// which is the name compared with the server's tools.
+    pub value: String,
+    /// How many bytes of `value` the host's prefix takes (opencode's `SERVER_`); 0 for a
+    /// name as the server gives it, or a pattern that writes the prefix only in part
     /// (`my-mcp*`).
     pub prefix: usize,
     /// The prefix the host writes the server's tools under in this list (`SERVER_`), empty
@@ -92,8 +94,8 @@ pub fn format_of(path: &str) -> Option<Format> {
 }
 
 /// Every tool list entry of `text`, a file of `format`, in the order written; an error (the
-/// file does not parse, a list that is not a list of strings) names the line and column or
-/// the key.
+/// file does not parse, a Codex list that is not a list of strings) names the line and
+/// column. What of a JSON file's lists cannot be read is [`unread`]'s.
 pub fn read(format: Format, text: &str) -> Result<Vec<Listed>, String> {
     let mut out = match format {
         Format::Codex => read_codex(text)?,
@@ -103,14 +105,68 @@ pub fn read(format: Format, text: &str) -> Result<Vec<Listed>, String> {
             let root = jsonc::tree(&jsonc::strip(text))
                 .ok_or_else(|| "cannot read its tool lists".to_string())?;
             match format {
-                Format::Gemini => read_named(&root, &["includeTools", "excludeTools"]),
-                Format::Roo => read_named(&root, &["alwaysAllow", "disabledTools"]),
+                Format::Gemini => read_named(text, &root, &["includeTools", "excludeTools"]),
+                Format::Roo => read_named(text, &root, &["alwaysAllow", "disabledTools"]),
                 _ => read_opencode(&root),
             }
         }
     };
     out.sort_by_key(|l| l.written.start);
     Ok(out)
+}
+
+/// What of the tool lists of `text`, a JSON file of `format` that parses, is not read, each
+/// named by its key (`mcpServers.git.includeTools[1]`) with why: a list that is not an
+/// array, an entry that is not a string, an opencode map that is not an object. [`read`]
+/// leaves these out; the caller says they were not checked.
+pub fn unread(format: Format, text: &str) -> Vec<String> {
+    let Some(root) = jsonc::tree(&jsonc::strip(text)) else {
+        return Vec::new();
+    };
+    let keys: &[&str] = match format {
+        Format::Gemini => &["includeTools", "excludeTools"],
+        Format::Roo => &["alwaysAllow", "disabledTools"],
+        Format::OpenCode => {
+            let not_maps = ["tools", "permission"]
+                .into_iter()
+                .filter(|k| root.get(k).is_some_and(|m| !matches!(m, Node::Object(_))));
+            return not_maps
+                .map(|k| format!("`{k}` is not an object"))
+                .collect();
+        }
+        Format::Codex => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    let Some(Node::Object(servers)) = root.get("mcpServers") else {
+        return out;
+    };
+    for (server, _, def) in servers {
+        for &key in keys {
+            match def.get(key) {
+                None => {}
+                Some(Node::Array(items)) => {
+                    for (i, item) in items.iter().enumerate() {
+                        if !matches!(item, Node::String(..)) {
+                            out.push(format!("`mcpServers.{server}.{key}[{i}]` is not a string"));
+                        }
+                    }
+                }
+                Some(_) => out.push(format!("`mcpServers.{server}.{key}` is not a list")),
+            }
+        }
+    }
+    out
+}
+
+/// The name a host gives the tool `name` of a server behind the server's prefix: with
+/// `spelled` (opencode), each character outside `A-Za-z0-9_-` made `_`, as it does the
+/// server's name; otherwise the name as the server gives it.
+pub fn host_tool_name(name: &str, spelled: bool) -> String {
+    if spelled {
+        super::claude_name(name)
+    } else {
+        name.to_string()
+    }
 }
 
 /// Whether `name` matches the opencode pattern `pattern`: `*` any run of characters, `?` any
@@ -160,7 +216,7 @@ fn read_codex(text: &str) -> Result<Vec<Listed>, String> {
         let place = e
             .span()
             .map(|s| {
-                let before = &text[..s.start.min(text.len())];
+                let before = text.get(..s.start).unwrap_or(text);
                 let line = before.matches('\n').count() + 1;
                 let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
                 format!("{line}:{column}: ")
@@ -175,6 +231,7 @@ fn read_codex(text: &str) -> Result<Vec<Listed>, String> {
             out.push(Listed {
                 server: server.clone(),
                 written: toml_inner(text, name.span()),
+                value: name.get_ref().clone(),
                 prefix: 0,
                 host_prefix: String::new(),
                 glob: false,
@@ -201,8 +258,9 @@ fn toml_inner(text: &str, span: std::ops::Range<usize>) -> Span {
     Span::new(span.start + quotes, span.end - quotes)
 }
 
-/// The lists `keys` of each `mcpServers` entry, of names as the server gives them.
-fn read_named(root: &Node, keys: &[&str]) -> Vec<Listed> {
+/// The lists `keys` of each `mcpServers` entry of `text`, of names as the server gives
+/// them.
+fn read_named(text: &str, root: &Node, keys: &[&str]) -> Vec<Listed> {
     let mut out = Vec::new();
     let Some(Node::Object(servers)) = root.get("mcpServers") else {
         return out;
@@ -210,14 +268,24 @@ fn read_named(root: &Node, keys: &[&str]) -> Vec<Listed> {
     for (server, _, def) in servers {
         for &key in keys {
             for (value, span) in strings(def.get(key)) {
-                // `name(...)` in an include list selects the tool `name`.
-                let end = match (key, value.find('(')) {
-                    ("includeTools", Some(i)) => span.start + i,
-                    _ => span.end,
+                // Roo Code reads `*` in `alwaysAllow` as every tool of the server.
+                if key == "alwaysAllow" && value == "*" {
+                    continue;
+                }
+                // `name(...)` in an include list selects the tool `name` (the `(` found in
+                // the value as read, and in the text as written, escapes and all).
+                let (value, end) = match (key, value.find('(')) {
+                    ("includeTools", Some(i)) => {
+                        let raw = span.of(text);
+                        let cut = raw.find('(').unwrap_or(raw.len());
+                        (value[..i].to_string(), span.start + cut)
+                    }
+                    _ => (value, span.end),
                 };
                 out.push(Listed {
                     server: server.clone(),
                     written: Span::new(span.start, end),
+                    value,
                     prefix: 0,
                     host_prefix: String::new(),
                     glob: false,
@@ -283,6 +351,7 @@ fn opencode_entry(servers: &[(String, String)], key: &str, span: Span) -> Option
     Some(Listed {
         server: server.clone(),
         written: span,
+        value: key.to_string(),
         prefix: taken,
         host_prefix: prefix.clone(),
         glob,
@@ -339,6 +408,80 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.starts_with("2:17: "), "{e}");
+    }
+
+    #[test]
+    fn entries_are_read_as_the_host_reads_them_and_placed_as_written() {
+        // A multi-line TOML array with comments and escapes, after a line of non-ASCII text.
+        let text =
+            "# café ☕\n[mcp_servers.pw]\nenabled_tools = [\n  \"op\\u0065n\", # é\n  'shot',\n]\n";
+        let l = read(Format::Codex, text).unwrap();
+        let got: Vec<(&str, &str)> = l
+            .iter()
+            .map(|x| (x.value.as_str(), x.written.of(text)))
+            .collect();
+        assert_eq!(got, [("open", "op\\u0065n"), ("shot", "shot")]);
+        let ix = crate::text::LineIndex::new(text);
+        let at = |x: &Listed| ix.position(text, x.written.start);
+        assert_eq!((at(&l[0]).line, at(&l[0]).column), (4, 4));
+        assert_eq!((at(&l[1]).line, at(&l[1]).column), (5, 4));
+        // JSON escapes, a comment with non-ASCII text before, and `(...)` cut from both.
+        let text = "{\"mcpServers\": {/* é */ \"g\": {\"includeTools\": [\"\\u0067it_log(n)\"], \"excludeTools\": [\"a\\\"b\"]}}}";
+        let l = read(Format::Gemini, text).unwrap();
+        let got: Vec<(&str, &str)> = l
+            .iter()
+            .map(|x| (x.value.as_str(), x.written.of(text)))
+            .collect();
+        assert_eq!(got, [("git_log", "\\u0067it_log"), ("a\"b", "a\\\"b")]);
+    }
+
+    #[test]
+    fn hostile_input_is_an_error_or_nothing_never_a_panic() {
+        let deep_json = format!(
+            "{{\"mcpServers\": {}{}}}",
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
+        let deep_toml = format!("[mcp_servers.a]\nenabled_tools = {}\n", "[".repeat(100_000));
+        let texts = [
+            "",
+            "\"",
+            "{\"mcpServers\": {\"a\": {\"includeTools\": [\"x\\",
+            "{\"mcpServers\": {\"a\": {\"includeTools\": [\"\\ud800\"]}}}",
+            "{\"mcpServers\": {\"a\": {\"includeTools\": \"x\", \"alwaysAllow\": [[\"x\"]]}}}",
+            "{\"mcp\": {\"a\": 1}, \"tools\": {\"a_*?\": 1, \"\": 2}, \"agent\": 3}",
+            "/* never closed",
+            "\u{feff}",
+            "[mcp_servers.a]\nenabled_tools = [\"\"\"",
+            "[mcp_servers.a]\ndisabled_tools = ['']\n[mcp_servers.a.tools.'']\n",
+            &deep_json,
+            &deep_toml,
+        ];
+        for text in texts {
+            for format in [Format::Codex, Format::Gemini, Format::OpenCode, Format::Roo] {
+                if let Ok(l) = read(format, text) {
+                    assert!(l.iter().all(|x| text.get(x.written.range()).is_some()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn what_cannot_be_read_is_named() {
+        let text = r#"{"mcpServers": {"g": {"includeTools": ["a", 3], "excludeTools": "b"}}}"#;
+        assert_eq!(
+            unread(Format::Gemini, text),
+            [
+                "`mcpServers.g.includeTools[1]` is not a string",
+                "`mcpServers.g.excludeTools` is not a list"
+            ]
+        );
+        assert!(unread(Format::Roo, text).is_empty());
+        let text = r#"{"tools": ["a"], "permission": "deny"}"#;
+        assert_eq!(
+            unread(Format::OpenCode, text),
+            ["`tools` is not an object", "`permission` is not an object"]
+        );
     }
 
     #[test]

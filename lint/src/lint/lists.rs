@@ -6,6 +6,7 @@
 //! tools is `unknown-tool` too. The lists of a server the lint has no surface for are left
 //! unchecked, with a warning that says so.
 
+use crate::check::NameKind;
 use crate::hosts::toollists::{self, Listed};
 use crate::rules::{self, Problem};
 use crate::text::Span;
@@ -29,6 +30,12 @@ impl Linter<'_> {
                 return;
             }
         };
+        for what in toollists::unread(format, doc.text) {
+            doc.lint.warnings.push(format!(
+                "{}: {what}: that tool list is not checked",
+                doc.path
+            ));
+        }
         let mut unknown_servers: Vec<&str> = Vec::new();
         for entry in &listed {
             let Some(si) = self.servers.iter().position(|s| s.name == entry.server) else {
@@ -37,32 +44,17 @@ impl Linter<'_> {
                 }
                 continue;
             };
-            let name = Span::new(entry.written.start + entry.prefix, entry.written.end);
-            doc.called.push(name.start);
-            if entry.glob {
-                self.check_list_pattern(doc, si, entry);
-                continue;
-            }
-            let r = Reference {
-                server: si,
-                full: entry.written,
-                name,
-                generic: false,
-                pattern: false,
+            doc.called.push(entry.written.start + entry.prefix);
+            let problem = if entry.glob {
+                self.pattern_problem(si, &entry.value, &entry.host_prefix, entry.written)
+            } else {
+                self.list_name_problem(doc, si, entry)
             };
-            let Some(mut p) = self.reference_problem(doc, &r, None, false) else {
-                continue;
-            };
-            let written = entry.written.of(doc.text);
-            if !entry.host_prefix.is_empty() {
-                // Said in the list's own spelling: opencode's `SERVER_TOOL`.
-                let host_prefix = &entry.host_prefix;
-                p.suggestion = p.suggestion.map(|s| format!("{host_prefix}{s}"));
-                p.message = respelled(&p.message, host_prefix);
+            if let Some(mut p) = problem {
+                p.tool = Some(entry.written.of(doc.text).to_string());
+                p.span = entry.written;
+                doc.problems.push((p, entry.written));
             }
-            p.tool = Some(written.to_string());
-            p.span = entry.written;
-            doc.problems.push((p, entry.written));
         }
         for server in unknown_servers {
             doc.lint.warnings.push(format!(
@@ -72,18 +64,54 @@ impl Linter<'_> {
         }
     }
 
-    /// A pattern entry: [`Linter::pattern_problem`], the server's tools behind the list's
-    /// prefix.
-    fn check_list_pattern(&self, doc: &mut Document<'_>, si: usize, entry: &Listed) {
-        let written = entry.written.of(doc.text);
-        if let Some(mut p) = self.pattern_problem(si, written, &entry.host_prefix, entry.written) {
-            p.tool = Some(written.to_string());
-            doc.problems.push((p, entry.written));
+    /// A name entry: [`Linter::reference_problem`] of the name behind the list's prefix, as
+    /// the host reads it; said in the list's own spelling (opencode's `SERVER_TOOL`).
+    fn list_name_problem(
+        &self,
+        doc: &mut Document<'_>,
+        si: usize,
+        entry: &Listed,
+    ) -> Option<Problem> {
+        let tool = entry.value.get(entry.prefix..).unwrap_or("");
+        let checker = &self.servers[si].checker;
+        if !entry.host_prefix.is_empty() {
+            // opencode names a tool with what it cannot take made `_` (`files.read` is
+            // `SERVER_files_read`), and compares keys with that name only.
+            let spelled = |t: &str| toollists::host_tool_name(t, true);
+            if checker
+                .surface
+                .tools
+                .iter()
+                .any(|t| spelled(&t.name) == tool)
+            {
+                return None;
+            }
+            if spelled(tool) != tool && matches!(checker.lookup(tool), NameKind::Known) {
+                let name = spelled(tool);
+                let mut p = checker.unknown_tool(tool, entry.written);
+                p.message = rules::unknown_tool::message(tool, None, Some(&name));
+                p.suggestion = Some(name);
+                return Some(in_list_spelling(p, entry));
+            }
         }
+        let r = Reference {
+            server: si,
+            full: entry.written,
+            name: Span::new(entry.written.start + entry.prefix, entry.written.end),
+            generic: false,
+            pattern: false,
+        };
+        let mut p = self.reference_problem(doc, &r, tool, None, false)?;
+        if entry.written.of(doc.text) != entry.value {
+            // Escapes in the entry: its bytes are not the name's, and a rewrite could miss.
+            p.fix = None;
+        }
+        Some(in_list_spelling(p, entry))
     }
 
     /// `unknown-tool` for `pattern`, written at `span` (`*` any run of characters, `?` any
-    /// one), when it matches none of server `si`'s tools each written behind `host_prefix`.
+    /// one), when it matches none of server `si`'s tools each written behind `host_prefix`
+    /// (and, behind a host's prefix, in that host's spelling of tool names).
     pub(super) fn pattern_problem(
         &self,
         si: usize,
@@ -92,12 +120,11 @@ impl Linter<'_> {
         span: Span,
     ) -> Option<Problem> {
         let server = &self.servers[si];
-        let hit = server
-            .checker
-            .surface
-            .tools
-            .iter()
-            .any(|t| toollists::glob_matches(pattern, &format!("{host_prefix}{}", t.name)));
+        let spelled = !host_prefix.is_empty();
+        let hit = server.checker.surface.tools.iter().any(|t| {
+            let name = toollists::host_tool_name(&t.name, spelled);
+            toollists::glob_matches(pattern, &format!("{host_prefix}{name}"))
+        });
         if hit {
             return None;
         }
@@ -107,6 +134,17 @@ impl Linter<'_> {
         p.fix = None;
         Some(p)
     }
+}
+
+/// `p`, which names tools by the server's names, said in the list's own spelling
+/// (opencode's `SERVER_TOOL`).
+fn in_list_spelling(mut p: Problem, entry: &Listed) -> Problem {
+    if !entry.host_prefix.is_empty() {
+        let host_prefix = &entry.host_prefix;
+        p.suggestion = p.suggestion.map(|s| format!("{host_prefix}{s}"));
+        p.message = respelled(&p.message, host_prefix);
+    }
+    p
 }
 
 /// `message`, which names a tool and the tools it suggests by the server's own names (each

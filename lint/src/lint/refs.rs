@@ -60,24 +60,26 @@ impl Linter<'_> {
         context: Option<Context>,
         in_front: bool,
     ) {
-        if let Some(p) = self.reference_problem(doc, r, context, in_front) {
+        let tool = r.name.of(doc.text);
+        if let Some(p) = self.reference_problem(doc, r, tool, context, in_front) {
             doc.problems.push((p, r.full));
         }
     }
 
-    /// What a name written outside a call is: a current tool is used (a mention in the
-    /// body), a former name is `unknown-tool` with its new name, and an unknown one is
-    /// `unknown-tool` when it is removed or written where a tool name is expected (code, a
-    /// data file, behind a specific prefix).
+    /// What a name written outside a call is (`tool`, the name `r.name` holds as the host
+    /// reads it): a current tool is used (a mention in the body), a former name is
+    /// `unknown-tool` with its new name, and an unknown one is `unknown-tool` when it is
+    /// removed or written where a tool name is expected (code, a data file, behind a
+    /// specific prefix).
     pub(super) fn reference_problem(
         &self,
         doc: &mut Document<'_>,
         r: &Reference,
+        tool: &str,
         context: Option<Context>,
         in_front: bool,
     ) -> Option<Problem> {
         let server = &self.servers[r.server];
-        let tool = r.name.of(doc.text);
         match server.checker.lookup(tool) {
             NameKind::Known => {
                 if !in_front {

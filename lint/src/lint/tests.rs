@@ -400,3 +400,55 @@ fn declared_field_renames_say_the_new_name_and_fix_it() {
     .unwrap_err();
     assert!(e.contains("no field `nope`"), "{e}");
 }
+
+#[test]
+fn host_lists_stage_reads_names_as_the_host_does() {
+    let list = r#"{"tools": [
+        {"name": "files.read", "inputSchema": {"type": "object"}},
+        {"name": "issue_read", "inputSchema": {"type": "object"}}
+    ]}"#;
+    let s = tools_list_surface(std::path::Path::new("gh.json"), list.as_bytes()).unwrap();
+    let l = Linter::new(&s, settings());
+    // opencode spells `files.read` `gh_files_read`; a pattern matches that spelling too.
+    let text = r#"{"mcp": {"gh": {"type": "local", "command": ["x"]}},
+        "tools": {"gh_files_read": false, "gh_files_*": false, "gh_files.read": true, "gh_nope": true}}"#;
+    let mut doc = l.read_front_matter("opencode.json", text, None);
+    l.check_host_lists(&mut doc);
+    assert_eq!(
+        problems(&doc),
+        [
+            (Rule::UnknownTool, "gh_files.read"),
+            (Rule::UnknownTool, "gh_nope")
+        ]
+    );
+    // An escape is read as its character: `issue\u005fread` is `issue_read`; a stale name
+    // written with one is reported, with no rewrite offered for its bytes.
+    let text = r#"{"mcpServers": {"gh": {"command": "x",
+        "includeTools": ["issue\u005fread", "\u0066iles.read(x)", "get\u005fissue"]}}}"#;
+    let mut doc = l.read_front_matter(".gemini/settings.json", text, None);
+    l.check_host_lists(&mut doc);
+    assert_eq!(problems(&doc), [(Rule::UnknownTool, "get\\u005fissue")]);
+    assert_eq!(doc.problems[0].0.tool.as_deref(), Some("get\\u005fissue"));
+    // Roo Code's `alwaysAllow: ["*"]` is every tool; a `*` in `disabledTools` is a name.
+    let text =
+        r#"{"mcpServers": {"gh": {"command": "x", "alwaysAllow": ["*"], "disabledTools": ["*"]}}}"#;
+    let mut doc = l.read_front_matter(".roo/mcp.json", text, None);
+    l.check_host_lists(&mut doc);
+    assert_eq!(problems(&doc), [(Rule::UnknownTool, "*")]);
+}
+
+#[test]
+fn claude_permission_rules_for_a_whole_server_are_never_findings() {
+    let s = gh();
+    let l = Linter::new(&s, settings());
+    // Claude Code's three MCP rule shapes: the server (`mcp__gh`), every tool of it
+    // (`mcp__gh__*`) and one tool; a pattern after the prefix matches tool names.
+    let text = r#"{"permissions": {"allow": ["mcp__gh", "mcp__gh__*", "mcp__gh__issue_*", "mcp__gh__list_issues"], "deny": ["mcp__gh__nope_*", "mcp__gh__nope"]}}"#;
+    let mut doc = l.read_front_matter(".claude/settings.json", text, None);
+    l.check_host_lists(&mut doc);
+    l.check_references(&mut doc);
+    assert_eq!(
+        problems(&doc),
+        [(Rule::UnknownTool, "nope_*"), (Rule::UnknownTool, "nope")]
+    );
+}
