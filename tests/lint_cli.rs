@@ -279,10 +279,10 @@ fn sarif_and_github_formats() {
     assert_eq!(v["version"], "2.1.0");
     let run0 = &v["runs"][0];
     assert_eq!(run0["columnKind"], "unicodeCodePoints");
-    // Every rule (`toolgate explain` lists ten).
+    // Every rule (`toolgate explain` lists twelve).
     assert_eq!(
         run0["tool"]["driver"]["rules"].as_array().unwrap().len(),
-        10
+        12
     );
     let r = &run0["results"][0];
     assert_eq!(r["ruleId"], "unknown-tool");
@@ -552,8 +552,8 @@ fn explain_prints_each_rule() {
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).starts_with("# unknown-field\n"));
     let o = run(&["explain"]);
-    // The ten rules, then `host-limits` (the hosts' limits `check` applies).
-    assert_eq!(stdout(&o).lines().count(), 11);
+    // The twelve rules, then `host-limits` (the hosts' limits `check` applies).
+    assert_eq!(stdout(&o).lines().count(), 13);
     assert!(stdout(&o).contains("too-many-tools"));
     assert!(stdout(&o).contains("missing-required"));
     let o = run(&["explain", "unknown-field"]);

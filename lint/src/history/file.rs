@@ -214,6 +214,11 @@ impl ServerHistory {
     pub fn steps(&self) -> Vec<Step> {
         self.changes.iter().map(Step::from).collect()
     }
+
+    /// Its past, for a server whose tools today are `current`.
+    pub fn past(&self, current: &[&str]) -> super::Past {
+        super::past(&self.package.name, &self.steps(), current)
+    }
 }
 
 /// Reads the history file at `path`: its format version checked, every error naming it.

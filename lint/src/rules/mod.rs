@@ -6,6 +6,8 @@
 
 pub mod invalid_value;
 pub mod missing_required;
+pub mod removed_tool;
+pub mod renamed_tool;
 pub mod too_many_tools;
 pub mod tool_not_allowed;
 pub mod tool_not_in_profile;
@@ -39,12 +41,18 @@ pub enum Rule {
     TooManyTools,
     /// A call that sets fields but omits one the tool requires.
     MissingRequired,
+    /// A tool name the server had before it renamed the tool.
+    RenamedTool,
+    /// A tool name the server had before it removed the tool.
+    RemovedTool,
 }
 
 impl Rule {
     /// Every rule, in the order `toolgate explain` lists them.
-    pub const ALL: [Rule; 10] = [
+    pub const ALL: [Rule; 12] = [
         Rule::UnknownTool,
+        Rule::RenamedTool,
+        Rule::RemovedTool,
         Rule::UnknownField,
         Rule::InvalidValue,
         Rule::WrongType,
@@ -69,6 +77,8 @@ impl Rule {
             Rule::ToolNotAllowed => tool_not_allowed::NAME,
             Rule::TooManyTools => too_many_tools::NAME,
             Rule::MissingRequired => missing_required::NAME,
+            Rule::RenamedTool => renamed_tool::NAME,
+            Rule::RemovedTool => removed_tool::NAME,
         }
     }
 
@@ -90,6 +100,8 @@ impl Rule {
             Rule::ToolNotAllowed => tool_not_allowed::SUMMARY,
             Rule::TooManyTools => too_many_tools::SUMMARY,
             Rule::MissingRequired => missing_required::SUMMARY,
+            Rule::RenamedTool => renamed_tool::SUMMARY,
+            Rule::RemovedTool => removed_tool::SUMMARY,
         }
     }
 
@@ -106,6 +118,8 @@ impl Rule {
             Rule::ToolNotAllowed => tool_not_allowed::EXPLANATION,
             Rule::TooManyTools => too_many_tools::EXPLANATION,
             Rule::MissingRequired => missing_required::EXPLANATION,
+            Rule::RenamedTool => renamed_tool::EXPLANATION,
+            Rule::RemovedTool => removed_tool::EXPLANATION,
         }
     }
 
@@ -122,7 +136,10 @@ impl Rule {
     /// Whether a line that forbids the call silences this rule. Never for an unknown tool:
     /// "do not call `old_tool(...)`" still names a tool that is gone.
     pub fn negation_applies(self) -> bool {
-        !matches!(self, Rule::UnknownTool | Rule::UnknownProfile)
+        !matches!(
+            self,
+            Rule::UnknownTool | Rule::RenamedTool | Rule::RemovedTool | Rule::UnknownProfile
+        )
     }
 }
 
