@@ -9,8 +9,10 @@
 //! inferred ones where the lint applies them ([`apply`]).
 
 pub mod apply;
+pub mod bisect;
 pub mod file;
 pub mod infer;
+pub mod launch;
 pub mod words;
 
 use std::collections::{BTreeMap, BTreeSet};
