@@ -20,6 +20,8 @@ mod lint_cmd;
 mod lint_discovered;
 #[cfg(feature = "serve")]
 mod lock_cmd;
+#[cfg(feature = "serve")]
+mod lock_history;
 mod lsp_cmd;
 #[cfg(feature = "serve")]
 mod serve_cmd;

@@ -159,6 +159,35 @@ pub fn is_prerelease(version: &str) -> bool {
         })
 }
 
+/// Orders versions as registries mean them: the numbers of the release (`2025.8.4` before
+/// `2026.1.14`, `0.0.9` before `0.0.10`), a prerelease before its release. Publication
+/// dates do not order them: a registry mirror may republish old versions.
+pub fn version_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    fn key(v: &str) -> (Vec<u64>, bool, String) {
+        let v = v.trim_start_matches(['v', 'V']);
+        let cut = v
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(v.len());
+        let nums = v[..cut]
+            .split('.')
+            .filter(|p| !p.is_empty())
+            .map(|p| p.parse().unwrap_or(u64::MAX))
+            .collect();
+        (nums, cut == v.len(), v[cut..].to_string())
+    }
+    let (ka, kb) = (key(a), key(b));
+    let len = ka.0.len().max(kb.0.len());
+    let pad = |n: &[u64]| {
+        (0..len)
+            .map(|i| n.get(i).copied().unwrap_or(0))
+            .collect::<Vec<_>>()
+    };
+    pad(&ka.0)
+        .cmp(&pad(&kb.0))
+        .then(ka.1.cmp(&kb.1))
+        .then_with(|| ka.2.cmp(&kb.2))
+}
+
 /// The option a launch's output says the server refused (`unknown option '--caps'`,
 /// `unrecognized arguments: --port 3`, `Unknown argument: caps`), when it says one.
 pub fn refused_option(stderr: &str, args: &[String]) -> Option<usize> {
@@ -264,6 +293,32 @@ mod tests {
         );
         assert_eq!(launched("pipx", &s(&["run", "srv"])).unwrap().name, "srv");
         assert!(launched("uvx", &s(&["git+https://example.org/x"])).is_none());
+    }
+
+    #[test]
+    fn versions_order_by_their_numbers() {
+        let mut v = vec![
+            "2026.1.14",
+            "0.6.2",
+            "2025.12.18",
+            "0.0.10",
+            "0.0.9",
+            "1.0.0",
+            "1.0.0-beta.2",
+        ];
+        v.sort_by(|a, b| version_cmp(a, b));
+        assert_eq!(
+            v,
+            [
+                "0.0.9",
+                "0.0.10",
+                "0.6.2",
+                "1.0.0-beta.2",
+                "1.0.0",
+                "2025.12.18",
+                "2026.1.14"
+            ]
+        );
     }
 
     #[test]
