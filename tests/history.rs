@@ -268,6 +268,27 @@ fn lock_history_from_a_local_registry_names_renames_and_removals() {
         "{settings}"
     );
 
+    // The timeline.
+    let o = toolgate(&dir, &registry, &["history", "everything"]);
+    let text = common::stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    assert!(
+        text.contains("2026.1.14 (")
+            && text.contains("add -> get-sum")
+            && text.contains("removed: "),
+        "{text}"
+    );
+    let o = toolgate(
+        &dir,
+        &registry,
+        &["history", "everything", "--format", "markdown"],
+    );
+    assert!(
+        common::stdout(&o).contains("| 2026.1.14 |"),
+        "{}",
+        common::stdout(&o)
+    );
+
     // Warm: the captures come from toolgate's cache.
     let start = std::time::Instant::now();
     let o = toolgate(&dir, &registry, &["lock", "--history", "--timeout", "120"]);

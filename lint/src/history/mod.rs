@@ -13,6 +13,7 @@ pub mod bisect;
 pub mod file;
 pub mod infer;
 pub mod launch;
+pub mod timeline;
 pub mod words;
 
 use std::collections::{BTreeMap, BTreeSet};
