@@ -126,3 +126,116 @@ pub fn apply(surface: &mut Surface, past: &Past) -> Notes {
     }
     notes
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::history::{Former, LostField};
+    use crate::lint::{Linter, Settings};
+    use crate::rules::Rule;
+
+    /// A server whose history renamed `fetch_page` to `fetch-page`, merged `note_list` into
+    /// `note(action="list")`, removed `legacy_dump`, renamed the field `maxLen` of
+    /// `fetch-page` to `max_length` and dropped its `raw`: the lint, with no naming shape to
+    /// go by, names each with its successor and version, and `--fix` rewrites what it can.
+    #[test]
+    fn the_lint_names_the_past_of_a_server() {
+        let mut surface = crate::servers::tools_list_surface(
+            Path::new("srv.json"),
+            br#"{"tools":[{"name":"fetch-page","inputSchema":{"type":"object","properties":{"url":{"type":"string"},"max_length":{"type":"number"}}}},
+            {"name":"note","inputSchema":{"type":"object","properties":{"action":{"type":"string","enum":["list"]}}}}]}"#,
+        )
+        .unwrap();
+        let former = |name: &str, to: Option<&str>, set: &[(&str, &str)]| Former {
+            name: name.into(),
+            version: "2.0.0".into(),
+            successor: to.map(String::from),
+            set: set
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        };
+        let lost = |field: &str, to: Option<&str>| LostField {
+            tool: "fetch-page".into(),
+            field: field.into(),
+            version: "1.5.0".into(),
+            successor: to.map(String::from),
+        };
+        let past = Past {
+            package: "srv-pkg".into(),
+            formers: vec![
+                former("fetch_page", Some("fetch-page"), &[]),
+                former("legacy_dump", None, &[]),
+                former("note_list", Some("note"), &[("action", "list")]),
+            ],
+            fields: vec![lost("maxLen", Some("max_length")), lost("raw", None)],
+        };
+        let notes = apply(&mut surface, &past);
+        let settings = Settings {
+            server: Some("srv".into()),
+            ..Settings::default()
+        };
+        let mut linter = Linter::new(&surface, settings);
+        linter.set_past("srv", notes);
+        let text = "---\nallowed-tools: [legacy_dump]\n---\n`fetch_page(url=\"x\", maxLen=3)` then `note_list()`, \
+                    `fetch-page(url=\"x\", raw=true)`, `fetchPage(url=\"x\")`, \
+                    `fetch-page(url=\"y\", maxLen=4)`.\n";
+        let lint = linter.lint_text("SKILL.md", text, None);
+        let got: Vec<(Rule, &str, &str)> = lint
+            .findings
+            .iter()
+            .map(|f| {
+                (
+                    f.rule,
+                    f.message.as_str(),
+                    f.suggestion.as_deref().unwrap_or(""),
+                )
+            })
+            .collect();
+        let has = |rule: Rule, msg: &str, sugg: &str| {
+            assert!(
+                got.iter()
+                    .any(|(r, m, s)| *r == rule && m.contains(msg) && *s == sugg),
+                "no {rule} `{msg}` -> `{sugg}` in {got:#?}"
+            );
+        };
+        has(
+            Rule::RemovedTool,
+            "`legacy_dump`: it was removed in srv-pkg 2.0.0",
+            "",
+        );
+        has(
+            Rule::RenamedTool,
+            "`fetch_page`: it was renamed to `fetch-page` in srv-pkg 2.0.0",
+            "fetch-page",
+        );
+        has(
+            Rule::RenamedTool,
+            "renamed to `note` (action=\"list\") in srv-pkg 2.0.0",
+            "note(action=\"list\")",
+        );
+        has(
+            Rule::UnknownField,
+            "no field `raw`, so the server will not read it: it was removed in srv-pkg 1.5.0",
+            "",
+        );
+        has(Rule::UnknownTool, "unknown tool `fetchPage`", "fetch-page");
+        has(
+            Rule::UnknownField,
+            "`maxLen`: it was renamed to `max_length` in srv-pkg 1.5.0",
+            "max_length",
+        );
+        let fixed = crate::fix::apply(text, &lint.findings).text;
+        assert!(
+            fixed.contains("`fetch-page(url=\"x\", maxLen=3)`") || fixed.contains("max_length=3"),
+            "{fixed}"
+        );
+        assert!(fixed.contains("`note(action=\"list\")`"), "{fixed}");
+        assert!(
+            fixed.contains("`fetch-page(url=\"y\", max_length=4)`"),
+            "{fixed}"
+        );
+    }
+}
