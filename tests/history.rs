@@ -43,32 +43,57 @@ fn registry_files() -> Option<PathBuf> {
     }
 }
 
+/// How the local registry misbehaves.
+#[derive(Clone, Copy, Default)]
+struct Faults {
+    /// A version of server-everything added to its packument whose tarball is missing (a
+    /// version that cannot start).
+    broken: Option<&'static str>,
+    /// What `npm view` asks refused: a registry whose listing cannot be read, while installs
+    /// (`npx`) still work.
+    refuse_listing: bool,
+}
+
 /// Serves `dir` as an npm registry on a free port, for the life of the test: `GET /NAME` is
 /// the packument (its tarball URLs pointing here), `GET /-/tarballs/...` a tarball.
 fn serve_registry(dir: PathBuf) -> String {
+    serve_faulty(dir, Faults::default())
+}
+
+fn serve_faulty(dir: PathBuf, faults: Faults) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let base = format!("http://{}/", listener.local_addr().expect("addr"));
     let shown = base.clone();
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
             let (dir, base) = (dir.clone(), base.clone());
-            std::thread::spawn(move || answer(stream, &dir, &base));
+            std::thread::spawn(move || answer(stream, &dir, &base, faults));
         }
     });
     shown
 }
 
-fn answer(mut stream: std::net::TcpStream, dir: &Path, base: &str) {
+fn answer(mut stream: std::net::TcpStream, dir: &Path, base: &str, faults: Faults) {
     let mut reader = BufReader::new(stream.try_clone().expect("clone"));
     let mut line = String::new();
     if reader.read_line(&mut line).is_err() {
         return;
     }
+    let mut full = false;
     loop {
         let mut h = String::new();
         if reader.read_line(&mut h).map_or(true, |n| n == 0) || h == "\r\n" {
             break;
         }
+        let h = h.to_ascii_lowercase();
+        // npm names its command in a header: `npm view` lists, `npx` (`exec`) installs.
+        full |= h.starts_with("npm-command:") && h.contains("view");
+    }
+    if faults.refuse_listing && full && !line.contains("/-/tarballs/") {
+        let _ = stream.write_all(
+            b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+        );
+        return;
     }
     let path = line.split_whitespace().nth(1).unwrap_or("/");
     let path = path
@@ -90,8 +115,12 @@ fn answer(mut stream: std::net::TcpStream, dir: &Path, base: &str) {
         match std::fs::read_to_string(file) {
             Ok(t) => (
                 "200 OK",
-                t.replace("TARBALLS/", &format!("{base}-/tarballs/"))
-                    .into_bytes(),
+                match faults.broken {
+                    Some(v) if name.ends_with("/server-everything") => with_broken_version(&t, v),
+                    _ => t,
+                }
+                .replace("TARBALLS/", &format!("{base}-/tarballs/"))
+                .into_bytes(),
                 "application/json",
             ),
             Err(_) => (
@@ -110,6 +139,21 @@ fn answer(mut stream: std::net::TcpStream, dir: &Path, base: &str) {
     let _ = stream.flush();
     let mut rest = Vec::new();
     let _ = reader.read_to_end(&mut rest);
+}
+
+/// The packument `text` with version `v` added: a copy of its newest version whose tarball
+/// is not there.
+fn with_broken_version(text: &str, v: &str) -> String {
+    let mut doc: Value = serde_json::from_str(text).expect("packument");
+    let mut m = doc["versions"]
+        .as_object()
+        .and_then(|o| o.values().last().cloned())
+        .expect("a version");
+    m["version"] = Value::String(v.into());
+    m["dist"] = serde_json::json!({ "tarball": format!("TARBALLS/missing-{v}.tgz") });
+    doc["versions"][v] = m;
+    doc["time"][v] = Value::String("2026-01-01T00:00:00.000Z".into());
+    doc.to_string()
 }
 
 /// `encodeURIComponent` of a package name, as fetch-registry.mjs names its files.
@@ -151,7 +195,12 @@ fn toolgate(dir: &Path, registry: &str, args: &[&str]) -> Output {
         .args(args)
         .current_dir(dir)
         .env("NPM_CONFIG_REGISTRY", registry)
-        .env("NPM_CONFIG_CACHE", dir.join(".npm-cache"))
+        // One npm cache for the tests (npm's own: content-addressed, safe to share); toolgate's
+        // cache is each test's own, and starts cold.
+        .env(
+            "NPM_CONFIG_CACHE",
+            common::repo_root().join("target/test-scratch/history-npm-cache"),
+        )
         .env("NPM_CONFIG_UPDATE_NOTIFIER", "false")
         .env("TOOLGATE_CACHE_DIR", dir.join(".toolgate-cache"))
         .output()
@@ -296,5 +345,94 @@ fn lock_history_from_a_local_registry_names_renames_and_removals() {
     eprintln!(
         "lock --history, warm: {:.1}s",
         start.elapsed().as_secs_f64()
+    );
+}
+
+/// A version that cannot be installed is recorded with its error and stepped over; a launch
+/// naming no package (toolgate's own stdio server) is said once; the lock is written.
+#[test]
+fn a_broken_version_and_a_launch_naming_no_package_are_not_fatal() {
+    let Some(files) = registry_files() else {
+        return;
+    };
+    let registry = serve_faulty(
+        files,
+        Faults {
+            broken: Some("2026.1.0"),
+            refuse_listing: false,
+        },
+    );
+    let dir = repository("history-broken");
+    let me = env!("CARGO_BIN_EXE_toolgate").replace('\\', "/");
+    std::fs::write(
+        dir.join(".mcp.json"),
+        format!(r#"{{"mcpServers": {{"everything": {{"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything@2026.1.14"]}}, "tatara": {{"command": "{me}", "args": ["serve", "--catalog", "tatara"]}}}}}}"#),
+    )
+    .unwrap();
+    let o = toolgate(&dir, &registry, &["lock", "--history", "--timeout", "120"]);
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert_eq!(err.matches("warning: history skipped").count(), 1, "{err}");
+    assert!(
+        err.contains("`tatara`: the launch names no npm or PyPI package"),
+        "{err}"
+    );
+    let history: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("toolgate.history.json")).unwrap())
+            .unwrap();
+    let s = &history["servers"]["everything"];
+    let broken = s["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["version"] == "2026.1.0")
+        .unwrap_or_else(|| panic!("the broken version is not listed: {s:#}\n{err}"));
+    assert!(
+        broken["error"].is_string() && broken["tools"].is_null(),
+        "{broken}"
+    );
+    let last = s["changes"].as_array().unwrap().last().unwrap();
+    assert_eq!(last["version"], "2026.1.14");
+    assert!(
+        last["renamed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["old"] == "add" && r["new"] == "get-sum"),
+        "{last}"
+    );
+    assert!(history["servers"].get("tatara").is_none());
+    let lock: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("toolgate.lock")).unwrap()).unwrap();
+    assert!(lock["servers"]["tatara"].is_object() && lock["servers"]["everything"].is_object());
+}
+
+/// A registry whose listing cannot be read: the history is skipped with one warning and the
+/// lock is still written.
+#[test]
+fn a_registry_that_cannot_be_read_skips_the_history_with_one_warning() {
+    let Some(files) = registry_files() else {
+        return;
+    };
+    let registry = serve_faulty(
+        files,
+        Faults {
+            broken: None,
+            refuse_listing: true,
+        },
+    );
+    let dir = repository("history-unreadable");
+    let o = toolgate(&dir, &registry, &["lock", "--history", "--timeout", "120"]);
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert_eq!(err.matches("warning: history skipped").count(), 1, "{err}");
+    assert!(err.contains("the registry could not be read"), "{err}");
+    assert!(dir.join("toolgate.lock").is_file());
+    let history: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("toolgate.history.json")).unwrap())
+            .unwrap();
+    assert!(
+        history["servers"].as_object().unwrap().is_empty(),
+        "{history}"
     );
 }
