@@ -147,7 +147,7 @@ fn with_broken_version(text: &str, v: &str) -> String {
     let mut doc: Value = serde_json::from_str(text).expect("packument");
     let mut m = doc["versions"]
         .as_object()
-        .and_then(|o| o.values().last().cloned())
+        .and_then(|o| o.values().next_back().cloned())
         .expect("a version");
     m["version"] = Value::String(v.into());
     m["dist"] = serde_json::json!({ "tarball": format!("TARBALLS/missing-{v}.tgz") });
