@@ -279,10 +279,10 @@ fn sarif_and_github_formats() {
     assert_eq!(v["version"], "2.1.0");
     let run0 = &v["runs"][0];
     assert_eq!(run0["columnKind"], "unicodeCodePoints");
-    // Every rule (`toolgate explain` lists ten).
+    // Every rule (`toolgate explain` lists twelve).
     assert_eq!(
         run0["tool"]["driver"]["rules"].as_array().unwrap().len(),
-        10
+        12
     );
     let r = &run0["results"][0];
     assert_eq!(r["ruleId"], "unknown-tool");
@@ -552,8 +552,8 @@ fn explain_prints_each_rule() {
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).starts_with("# unknown-field\n"));
     let o = run(&["explain"]);
-    // The ten rules, then `host-limits` (the hosts' limits `check` applies).
-    assert_eq!(stdout(&o).lines().count(), 11);
+    // The twelve rules, then `host-limits` (the hosts' limits `check` applies).
+    assert_eq!(stdout(&o).lines().count(), 13);
     assert!(stdout(&o).contains("too-many-tools"));
     assert!(stdout(&o).contains("missing-required"));
     let o = run(&["explain", "unknown-field"]);
@@ -691,32 +691,49 @@ fn placed(o: &std::process::Output) -> Vec<(String, String, String, u64, u64)> {
 
 /// Every stale entry of the hosts' tool lists in `skills-fixtures/host-tool-lists/` (each
 /// file written as its host documents it), as `(file, tool as written, line, column)`.
-const STALE_LIST_ENTRIES: &[(&str, &str, u64, u64)] = &[
+/// Each stale entry of the fixture's host tool lists: file, name as written, line, column, and
+/// the rule it gets where toolgate.toml declares it (a rename or a removal; `unknown-tool`
+/// everywhere else, and with no toolgate.toml).
+const STALE_LIST_ENTRIES: &[(&str, &str, u64, u64, Option<&str>)] = &[
     // Claude Code's permission rules, prefixed names: `tool` is the name behind the prefix.
-    (".claude/settings.json", "tab_*", 4, 28),
-    (".claude/settings.json", "browser_run_code", 5, 29),
-    (".codex/config.toml", "browser_snapshot", 5, 39),
-    (".codex/config.toml", "browser_clik", 5, 59),
-    (".codex/config.toml", "browser_type*", 5, 75),
-    (".codex/config.toml", "browser_install", 6, 20),
-    (".codex/config.toml", "browser_screenshot", 11, 29),
-    (".gemini/settings.json", "git_show", 7, 61),
-    (".gemini/settings.json", "git_diff*", 7, 73),
-    (".gemini/settings.json", "git_push", 8, 39),
-    (".roo/mcp.json", "git_stat", 6, 38),
-    (".roo/mcp.json", "git_reset", 7, 26),
-    ("opencode.json", "clock_zone_*", 9, 6),
-    ("opencode.json", "clock_convert", 13, 50),
-    ("opencode.json", "clock_now", 16, 36),
+    (".claude/settings.json", "tab_*", 4, 28, None),
+    (".claude/settings.json", "browser_run_code", 5, 29, None),
+    (
+        ".codex/config.toml",
+        "browser_snapshot",
+        5,
+        39,
+        Some("renamed-tool"),
+    ),
+    (".codex/config.toml", "browser_clik", 5, 59, None),
+    (".codex/config.toml", "browser_type*", 5, 75, None),
+    (
+        ".codex/config.toml",
+        "browser_install",
+        6,
+        20,
+        Some("removed-tool"),
+    ),
+    (".codex/config.toml", "browser_screenshot", 11, 29, None),
+    (".gemini/settings.json", "git_show", 7, 61, None),
+    (".gemini/settings.json", "git_diff*", 7, 73, None),
+    (".gemini/settings.json", "git_push", 8, 39, None),
+    (".roo/mcp.json", "git_stat", 6, 38, None),
+    (".roo/mcp.json", "git_reset", 7, 26, None),
+    ("opencode.json", "clock_zone_*", 9, 6, None),
+    ("opencode.json", "clock_convert", 13, 50, None),
+    ("opencode.json", "clock_now", 16, 36, None),
 ];
 
-fn expected_list_findings(base: &str) -> Vec<(String, String, String, u64, u64)> {
+fn expected_list_findings(base: &str, declared: bool) -> Vec<(String, String, String, u64, u64)> {
     STALE_LIST_ENTRIES
         .iter()
-        .map(|(file, tool, line, column)| {
+        .map(|(file, tool, line, column, rule)| {
             (
                 format!("{base}{file}"),
-                "unknown-tool".to_string(),
+                rule.filter(|_| declared)
+                    .unwrap_or("unknown-tool")
+                    .to_string(),
                 tool.to_string(),
                 *line,
                 *column,
@@ -759,7 +776,7 @@ fn host_tool_lists_are_references_at_their_place() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert_eq!(
         placed(&o),
-        expected_list_findings("skills-fixtures/host-tool-lists/")
+        expected_list_findings("skills-fixtures/host-tool-lists/", true)
     );
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let by_tool = |t: &str| {
@@ -817,7 +834,7 @@ fn host_tool_lists_are_checked_with_no_toolgate_toml_against_the_lock() {
     let o = run_in(&dir, &["lint", "--format", "json"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     // Without toolgate.toml nothing declares the rename or the removal: both are unknown.
-    assert_eq!(placed(&o), expected_list_findings(""));
+    assert_eq!(placed(&o), expected_list_findings("", false));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v[2]["tool"], "browser_snapshot", "{v}");
     assert_eq!(v[2]["suggestion"], "browser_page_snapshot", "{v}");

@@ -12,6 +12,7 @@ use toolgate_schema::model::{Additional, Kind, Schema};
 use toolgate_schema::{Entry, Origin, Surface, SurfaceTool};
 
 use crate::args::{Args, Value, ValueKind};
+use crate::history::apply::Notes;
 use crate::rules::{self, Problem, Rule};
 use crate::text::{Edit, Span};
 
@@ -63,6 +64,10 @@ pub struct Checker<'s> {
     /// Did-you-mean answers already computed: a drifted repository repeats the same wrong
     /// name many times, and string similarity is the costliest part of a finding.
     memo: std::sync::Mutex<HashMap<String, Option<String>>>,
+    /// Tools removed with no successor (declared, or from the history).
+    removed: Vec<String>,
+    /// What the server's history says beyond the surface's renames ([`crate::history`]).
+    notes: Notes,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -116,7 +121,31 @@ impl<'s> Checker<'s> {
             former_sets,
             names,
             memo: std::sync::Mutex::new(HashMap::new()),
+            removed: Vec::new(),
+            notes: Notes::default(),
         }
+    }
+
+    /// Sets the tools removed with no successor (`removed`, declared) and what the server's
+    /// history says (`notes`: its removals join them).
+    pub fn set_past(&mut self, removed: &[String], notes: Notes) {
+        self.removed = removed.to_vec();
+        for name in notes.removed.keys() {
+            if !self.removed.contains(name) {
+                self.removed.push(name.clone());
+            }
+        }
+        self.notes = notes;
+    }
+
+    /// The tools removed with no successor.
+    pub fn removed(&self) -> &[String] {
+        &self.removed
+    }
+
+    /// What the server's history says.
+    pub fn notes(&self) -> &Notes {
+        &self.notes
     }
 
     /// The fields a call by the new name of the former tool `old` sets (empty when none).
@@ -293,7 +322,19 @@ impl<'s> Checker<'s> {
             .get(tool_name)
             .and_then(|&i| self.surface.tools.get(i))
         else {
-            return vec![self.unknown_tool(tool_name, name)];
+            let mut p = self.unknown_tool(tool_name, name);
+            if let Some(f) = self.field_the_successor_lacks(text, tool_name, args) {
+                p.fix = None;
+                p.message = format!(
+                    "{} (not fixed: `{}` has no field `{f}`)",
+                    p.message,
+                    self.former_tools
+                        .get(tool_name)
+                        .copied()
+                        .unwrap_or_default()
+                );
+            }
+            return vec![p];
         };
         let profile_mode = !skill.all && self.knows_profiles();
         let words = signature_words(text, args);
@@ -385,33 +426,116 @@ impl<'s> Checker<'s> {
         answer
     }
 
-    /// The `unknown-tool` problem of the name at `name` in a text.
+    /// The problem of the name at `name` in a text that is no current tool: `renamed-tool`
+    /// for a former name, `removed-tool` for a removed one, else `unknown-tool` with a
+    /// did-you-mean ([`Checker::did_you_mean`]).
     pub fn unknown_tool(&self, tool_name: &str, name: Span) -> Problem {
-        let renamed = self.former_tools.get(tool_name).copied();
-        let suggestion = renamed.map(str::to_string).or_else(|| {
-            self.suggest(
-                tool_name,
-                self.surface.tools.iter().map(|t| t.name.as_str()),
-            )
-        });
+        if let Some(new) = self.former_tools.get(tool_name).copied() {
+            return self.renamed_tool(tool_name, new, name);
+        }
+        if self.removed.iter().any(|n| n == tool_name) {
+            let version = self.notes.removed.get(tool_name);
+            return Problem {
+                rule: Rule::RemovedTool,
+                span: name,
+                message: rules::unknown_tool::removed_in(
+                    tool_name,
+                    version.map(|v| self.notes.release(v)).as_deref(),
+                ),
+                tool: Some(tool_name.to_string()),
+                field: None,
+                value: None,
+                suggestion: None,
+                fix: None,
+            };
+        }
+        let suggestion = self.did_you_mean(tool_name);
         Problem {
             rule: Rule::UnknownTool,
             span: name,
-            message: match renamed {
-                Some(new) => {
-                    rules::unknown_tool::renamed_with(tool_name, new, self.former_set(tool_name))
-                }
-                None => rules::unknown_tool::message(tool_name, None, suggestion.as_deref()),
-            },
+            message: rules::unknown_tool::message(tool_name, None, suggestion.as_deref()),
             tool: Some(tool_name.to_string()),
             field: None,
             value: None,
             suggestion,
-            fix: renamed.map(|new| Edit {
+            fix: None,
+        }
+    }
+
+    /// The did-you-mean of an unknown tool name: the current tool it names with other
+    /// separators or case (`getThing`, `get-thing` for `get_thing`), or the successor of the
+    /// former name it so names; else the closest spelling.
+    fn did_you_mean(&self, tool_name: &str) -> Option<String> {
+        let key = crate::history::words::normalized(tool_name);
+        if !key.is_empty() {
+            let same = |n: &str| crate::history::words::normalized(n) == key;
+            if let Some(t) = self.surface.tools.iter().find(|t| same(&t.name)) {
+                return Some(t.name.clone());
+            }
+            if let Some((_, new)) = self.former_tools.iter().find(|(o, _)| same(o)) {
+                return Some(new.to_string());
+            }
+        }
+        self.suggest(
+            tool_name,
+            self.surface.tools.iter().map(|t| t.name.as_str()),
+        )
+    }
+
+    /// The `renamed-tool` problem of the former name `tool_name` of `new`: its message names
+    /// the version when the history knows it; its suggestion is the successor with the
+    /// fields a merge sets; its fix rewrites the name.
+    fn renamed_tool(&self, tool_name: &str, new: &str, name: Span) -> Problem {
+        let set = self.former_set(tool_name);
+        let release = self
+            .notes
+            .renamed
+            .get(tool_name)
+            .map(|v| self.notes.release(v));
+        let suggestion = if set.is_empty() {
+            new.to_string()
+        } else {
+            let pairs: Vec<String> = set.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            format!("{new}({})", pairs.join(", "))
+        };
+        Problem {
+            rule: Rule::RenamedTool,
+            span: name,
+            message: rules::unknown_tool::renamed_in(tool_name, new, set, release.as_deref()),
+            tool: Some(tool_name.to_string()),
+            field: None,
+            value: None,
+            suggestion: Some(suggestion),
+            fix: Some(Edit {
                 span: name,
                 replacement: new.to_string(),
             }),
         }
+    }
+
+    /// For a call by the former name `old` (renamed from the history), the first field it
+    /// sets that its successor has under no name: then `--fix` leaves the call.
+    fn field_the_successor_lacks<'t>(
+        &self,
+        text: &'t str,
+        old: &str,
+        args: &Args,
+    ) -> Option<&'t str> {
+        let new = *self.former_tools.get(old)?;
+        self.notes.renamed.get(old)?;
+        let tool = self.surface.tool(new)?;
+        let set = self.former_set(old);
+        args.pairs().map(|(f, _)| f.of(text)).find(|f| {
+            !set.iter().any(|(k, _)| k == f)
+                && !tool.entries.iter().any(|e| {
+                    e.input_schema
+                        .as_object()
+                        .is_some_and(|o| o.property(f).is_some())
+                        || e.formerly_fields
+                            .iter()
+                            .any(|(_, olds)| olds.iter().any(|o| o == f))
+                })
+        })
     }
 
     /// The `missing-required` problem of a call to a current tool in full call syntax that
@@ -547,24 +671,33 @@ impl<'s> Checker<'s> {
         let suggestion = renamed.map(str::to_string).or_else(|| {
             crate::fieldname::closest(field, &declared_fields(&scope.entries)).map(str::to_string)
         });
+        let mut message = rules::unknown_field::message(
+            &tool.name,
+            field,
+            renamed,
+            if renamed.is_some() {
+                None
+            } else {
+                suggestion.as_deref()
+            },
+            !scope.entries.iter().any(|e| {
+                e.input_schema
+                    .as_object()
+                    .is_some_and(|o| o.denies_unknown())
+            }),
+        );
+        if let Some((version, _)) = self
+            .notes
+            .fields
+            .get(&(tool.name.clone(), field.to_string()))
+        {
+            message =
+                rules::unknown_field::in_release(&message, renamed, &self.notes.release(version));
+        }
         Problem {
             rule: Rule::UnknownField,
             span: field_span,
-            message: rules::unknown_field::message(
-                &tool.name,
-                field,
-                renamed,
-                if renamed.is_some() {
-                    None
-                } else {
-                    suggestion.as_deref()
-                },
-                !scope.entries.iter().any(|e| {
-                    e.input_schema
-                        .as_object()
-                        .is_some_and(|o| o.denies_unknown())
-                }),
-            ),
+            message,
             tool: Some(tool.name.clone()),
             field: Some(field.to_string()),
             value: None,

@@ -17,8 +17,10 @@ pub struct LockedSurface {
     pub id: String,
     /// The prefixes of the hosts that read its file.
     pub prefixes: Vec<String>,
-    /// Its tools as locked.
+    /// Its tools as locked, with the renames its history (`toolgate.history.json`) implies.
     pub surface: Surface,
+    /// What its history says beyond the surface (versions, removals); empty without one.
+    pub notes: crate::history::apply::Notes,
 }
 
 /// The servers the host configurations of the project at `root` name, with their surfaces
@@ -56,6 +58,7 @@ pub fn surfaces(
     skip: &[String],
     lock_path: &Path,
 ) -> Result<Vec<LockedSurface>, String> {
+    let history = crate::history::file::beside(lock_path)?;
     let mut out = Vec::new();
     let mut missing = Vec::new();
     for s in discovery.servers.iter().filter(|s| !skip.contains(&s.id)) {
@@ -64,12 +67,17 @@ pub fn surfaces(
             continue;
         };
         let shown = lock_path.join(&s.id);
-        let surface = crate::servers::tools_list_surface(&shown, &locked.tools_list_bytes())
+        let mut surface = crate::servers::tools_list_surface(&shown, &locked.tools_list_bytes())
             .map_err(|e| format!("{}: servers.{}: {e}", lock_path.display(), s.id))?;
+        let notes = match history.as_ref().and_then(|h| h.servers.get(&s.id)) {
+            Some(h) => crate::history::apply::apply(&mut surface, &h.past(&locked.tool_names())),
+            None => crate::history::apply::Notes::default(),
+        };
         out.push(LockedSurface {
             id: s.id.clone(),
             prefixes: s.prefixes(),
             surface,
+            notes,
         });
     }
     if !missing.is_empty() {

@@ -22,6 +22,7 @@ pub mod finding;
 pub mod fix;
 pub mod forms;
 pub mod frontmatter;
+pub mod history;
 pub mod hosts;
 pub mod lint;
 pub mod lock;

@@ -143,8 +143,9 @@ struct Server<'s> {
 enum Pat {
     /// Prefix `prefix` of server `server` (its text before any `*`).
     Prefix { server: usize, prefix: usize },
-    /// An unprefixed name of the first server that is a former or removed tool name.
-    Stale,
+    /// An unprefixed name that is a former or removed tool name of server `server` (the
+    /// first server that has it, and none has it as a current tool).
+    Stale { server: usize },
 }
 
 #[derive(Debug, Default)]
@@ -155,6 +156,8 @@ struct RefIndex {
     /// prefixes), which English text holds every few bytes, and it cost a tenth of the lint.
     packed: Option<aho_corasick::packed::Searcher>,
     pats: Vec<Pat>,
+    /// Each unprefixed former or removed name and its server.
+    stale: std::collections::HashMap<String, usize>,
 }
 
 impl RefIndex {
@@ -307,11 +310,13 @@ impl<'s> Linter<'s> {
         removed: Vec<String>,
         surface: &'s Surface,
     ) {
+        let mut checker = Checker::new(surface);
+        checker.set_past(&removed, crate::history::apply::Notes::default());
         self.servers.push(Server {
             name,
             prefixes: prefixes.iter().map(|p| Prefix::parse(p)).collect(),
             removed,
-            checker: Checker::new(surface),
+            checker,
             shape: servers::tool_shape(surface.tools.iter().map(|t| t.name.as_str())),
         });
         self.refs = self.build_refs();
@@ -385,15 +390,12 @@ impl<'s> Linter<'s> {
                 }
             }
         }
-        if let Some(main) = self.servers.first() {
-            let mut stale: Vec<&str> = main.checker.former_names().map(|(o, _)| o).collect();
-            stale.extend(main.removed.iter().map(String::as_str));
-            stale.sort_unstable();
-            stale.dedup();
-            for name in stale {
-                words.push(name.to_string());
-                pats.push(Pat::Stale);
-            }
+        let stale = self.stale_names();
+        let mut sorted: Vec<(&String, &usize)> = stale.iter().collect();
+        sorted.sort();
+        for (name, &server) in sorted {
+            words.push(name.clone());
+            pats.push(Pat::Stale { server });
         }
         let ac = AhoCorasick::builder()
             .match_kind(MatchKind::LeftmostLongest)
@@ -404,7 +406,58 @@ impl<'s> Linter<'s> {
             .builder()
             .extend(&words)
             .build();
-        RefIndex { ac, packed, pats }
+        RefIndex {
+            ac,
+            packed,
+            pats,
+            stale,
+        }
+    }
+
+    /// Every server's former and removed names that no server has as a current tool, each
+    /// with the first server that has it: written without a prefix, such a name is still
+    /// that server's, whatever the shape of its tools' names.
+    fn stale_names(&self) -> std::collections::HashMap<String, usize> {
+        let mut out = std::collections::HashMap::new();
+        for (si, server) in self.servers.iter().enumerate() {
+            let names = server
+                .checker
+                .former_names()
+                .map(|(o, _)| o)
+                .chain(server.checker.removed().iter().map(String::as_str));
+            for name in names {
+                let current = self
+                    .servers
+                    .iter()
+                    .any(|s| s.checker.lookup(name) == NameKind::Known);
+                if !current && !name.is_empty() {
+                    out.entry(name.to_string()).or_insert(si);
+                }
+            }
+        }
+        out
+    }
+
+    /// The server an unprefixed name belongs to: the first server's when it has one,
+    /// otherwise the server whose former or removed name it is.
+    fn unprefixed_owner(&self, name: &str) -> Option<usize> {
+        match self.refs.stale.get(name) {
+            Some(&si) if si != 0 || self.unprefixed_checked() => Some(si),
+            _ => self.unprefixed_checked().then_some(0),
+        }
+    }
+
+    /// Puts what the history says of server `name` (its removals and the versions of its
+    /// renames, [`crate::history::apply`]) on its checks; `removed` are the removals its
+    /// configuration declares. A server not in the lint is ignored.
+    pub fn set_past(&mut self, name: &str, notes: crate::history::apply::Notes) {
+        let Some(server) = self.servers.iter_mut().find(|s| s.name == name) else {
+            return;
+        };
+        let removed = server.removed.clone();
+        server.checker.set_past(&removed, notes);
+        self.refs = self.build_refs();
+        self.call_words = self.build_call_words();
     }
 
     /// Which of [`MARKS`] `text` holds.
@@ -488,7 +541,9 @@ impl<'s> Linter<'s> {
     /// for another server's tool.
     fn call_target(&self, text: &str, name: Span) -> Option<(usize, Span, bool)> {
         match self.resolve(name.of(text)) {
-            None => self.unprefixed_checked().then_some((0, name, false)),
+            None => self
+                .unprefixed_owner(name.of(text))
+                .map(|si| (si, name, false)),
             Some(Resolved::Foreign) => None,
             Some(Resolved::Server(si, len, generic)) => {
                 let stripped = Span::new(name.start + len, name.end);
@@ -558,7 +613,9 @@ impl<'s> Linter<'s> {
                 }
                 _ => false,
             },
-            None => self.servers[0].checker.lookup(name) != NameKind::Unknown,
+            None => self
+                .unprefixed_owner(name)
+                .is_some_and(|si| self.servers[si].checker.lookup(name) != NameKind::Unknown),
         }
     }
 

@@ -456,7 +456,9 @@ proptest! {
             let token = &text[f.span.range()];
             // The token the finding names.
             let named = match f.rule {
-                Rule::UnknownTool | Rule::ToolNotInProfile => f.tool.clone(),
+                Rule::UnknownTool | Rule::RenamedTool | Rule::RemovedTool | Rule::ToolNotInProfile => {
+                    f.tool.clone()
+                }
                 Rule::UnknownField => f.field.clone(),
                 _ => f.value.clone(),
             };

@@ -176,11 +176,13 @@ fn wild_agent_files_against_github_mcp_server() {
             .findings
             .iter()
             .filter(|f| {
-                f.rule == Rule::UnknownTool
-                    && corpus
-                        .stale
-                        .iter()
-                        .any(|s| Some(s.as_str()) == f.tool.as_deref())
+                matches!(
+                    f.rule,
+                    Rule::UnknownTool | Rule::RenamedTool | Rule::RemovedTool
+                ) && corpus
+                    .stale
+                    .iter()
+                    .any(|s| Some(s.as_str()) == f.tool.as_deref())
             })
             .count();
         if found_here != mentions {
@@ -189,7 +191,9 @@ fn wild_agent_files_against_github_mcp_server() {
         for f in &lint.findings {
             let tool = f.tool.as_deref().unwrap_or("");
             match f.rule {
-                Rule::UnknownTool if corpus.stale.iter().any(|s| s == tool) => {
+                Rule::UnknownTool | Rule::RenamedTool | Rule::RemovedTool
+                    if corpus.stale.iter().any(|s| s == tool) =>
+                {
                     stale_found += 1;
                     if std::env::var_os("WILD_VERBOSE").is_some() {
                         eprintln!(
@@ -255,7 +259,10 @@ fn wild_agent_files_against_github_mcp_server() {
             assert_eq!(t.lines().count(), text.lines().count(), "{path}");
         }
         for f in &l.findings {
-            if f.rule == Rule::UnknownTool {
+            if matches!(
+                f.rule,
+                Rule::UnknownTool | Rule::RenamedTool | Rule::RemovedTool
+            ) {
                 let tool = f.tool.as_deref().unwrap_or("");
                 assert!(
                     removed.iter().any(|r| r == tool) || !corpus.stale.iter().any(|s| s == tool),

@@ -39,6 +39,8 @@ pub struct Server {
     pub catalog_dir: Option<PathBuf>,
     /// Each tool's file (absolute), when the surface comes from a catalog folder.
     pub tool_files: HashMap<String, PathBuf>,
+    /// What its history (`toolgate.history.json`) says beyond the surface; empty without one.
+    pub notes: toolgate_lint::history::apply::Notes,
 }
 
 /// A configuration with its servers loaded; the first server is the one unprefixed names
@@ -62,6 +64,13 @@ impl Env {
         let mut linter = Linter::new(&self.servers[0].surface, settings);
         for s in &self.servers[1..] {
             linter.add_server(&s.name, &s.prefixes, &s.removed, &s.surface);
+        }
+        for s in self
+            .servers
+            .iter()
+            .filter(|s| s.notes != Default::default())
+        {
+            linter.set_past(&s.name, s.notes.clone());
         }
         linter
     }
@@ -118,6 +127,7 @@ pub fn load(origin: &Origin, host: Host, overlay: Overlay<'_>) -> Result<Env, St
             surface: discovered::empty_surface(),
             catalog_dir: None,
             tool_files: HashMap::new(),
+            notes: Default::default(),
         },
         Err(e) => return Err(e),
     };
@@ -160,6 +170,7 @@ fn from_locked(s: LockedSurface) -> Server {
         surface: s.surface,
         catalog_dir: None,
         tool_files: HashMap::new(),
+        notes: s.notes,
     }
 }
 
@@ -194,6 +205,7 @@ fn main_server(config: &Config, host: Host, overlay: Overlay<'_>) -> Result<Serv
         surface,
         catalog_dir,
         tool_files,
+        notes: Default::default(),
     })
 }
 
@@ -219,6 +231,7 @@ fn spec_server(spec: &ServerSpec, host: Host, overlay: Overlay<'_>) -> Result<Se
         surface,
         catalog_dir,
         tool_files,
+        notes: Default::default(),
     })
 }
 

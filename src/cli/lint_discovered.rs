@@ -95,10 +95,11 @@ impl Discovered {
             return;
         }
         for (i, s) in self.servers.iter().enumerate() {
-            if matches!(main, Main::Server(m) if m == i) {
-                continue;
+            if !matches!(main, Main::Server(m) if m == i) {
+                linter.add_server(&s.id, &s.prefixes, &[], &s.surface);
             }
-            linter.add_server(&s.id, &s.prefixes, &[], &s.surface);
+            // What its history says (`toolgate.history.json`), on the main server too.
+            linter.set_past(&s.id, s.notes.clone());
         }
     }
 }

@@ -31,7 +31,7 @@ enum ReportFormat {
 /// Arguments of `toolgate lock`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  toolgate lock                         # capture every server, write toolgate.lock\n  toolgate lock --update playwright     # capture one again\n  toolgate lock --check --format markdown   # in a scheduled CI job\n  toolgate lock --env GITHUB_TOKEN=... --env api-key=...   # a variable, or a VS Code input by id\n  toolgate lock --ca-cert internal-ca.pem   # an https server with a private CA\n\nThe servers are those `toolgate servers` lists. Each stdio server is started without a shell, variables expanded from the environment and --env; an http (Streamable HTTP) or sse (legacy HTTP+SSE) server is reached at its URL with its headers, https trusting the system's roots and --ca-cert; a redirect to another origin is not followed; a server that answers 401/403 (OAuth) takes a `tools_list` capture in toolgate.toml instead. The lock records commands, arguments and URLs as written and the names of variables and headers, never their values.\n\nExit codes: 0 written (or, with --check, equal), 1 with --check a difference (or with --keep-going a server failed), 2 could not capture (a bad config, an unset variable, a server that failed)."
+    after_help = "Examples:\n  toolgate lock                         # capture every server, write toolgate.lock\n  toolgate lock --update playwright     # capture one again\n  toolgate lock --check --format markdown   # in a scheduled CI job\n  toolgate lock --history                # and each server's past, from its registry\n  toolgate lock --env GITHUB_TOKEN=... --env api-key=...   # a variable, or a VS Code input by id\n  toolgate lock --ca-cert internal-ca.pem   # an https server with a private CA\n\nThe servers are those `toolgate servers` lists. Each stdio server is started without a shell, variables expanded from the environment and --env; an http (Streamable HTTP) or sse (legacy HTTP+SSE) server is reached at its URL with its headers, https trusting the system's roots and --ca-cert; a redirect to another origin is not followed; a server that answers 401/403 (OAuth) takes a `tools_list` capture in toolgate.toml instead. The lock records commands, arguments and URLs as written and the names of variables and headers, never their values.\n\nExit codes: 0 written (or, with --check, equal), 1 with --check a difference (or with --keep-going a server failed), 2 could not capture (a bad config, an unset variable, a server that failed)."
 )]
 pub struct LockArgs {
     /// Capture only these servers again; the others stay as locked.
@@ -55,6 +55,8 @@ pub struct LockArgs {
     /// The report's format.
     #[arg(long, value_enum, default_value = "human")]
     format: ReportFormat,
+    #[command(flatten)]
+    history: super::lock_history::HistoryArgs,
 }
 
 fn parse_env(s: &str) -> Result<(String, String), String> {
@@ -195,7 +197,37 @@ fn capture_lock(
             }
         }
     }
+    if args.history.history.is_some() && !args.check {
+        history_of(args, root, &prepared, &new, timeout);
+    }
     Ok((new, failed))
+}
+
+/// `--history`: the past of the servers just captured (`lock_history`); an HTTP server
+/// names no package, which that module says.
+fn history_of(args: &LockArgs, root: &Path, prepared: &[Prepared], new: &Lock, timeout: Duration) {
+    let none = ServerCommand {
+        program: String::new(),
+        args: Vec::new(),
+        env: Vec::new(),
+    };
+    let started: Vec<super::lock_history::Started<'_>> = prepared
+        .iter()
+        .map(|p| match &p.target {
+            Target::Stdio(c, cwd) => super::lock_history::Started {
+                id: &p.id,
+                command: c,
+                cwd: cwd.as_deref(),
+            },
+            Target::Http(..) => super::lock_history::Started {
+                id: &p.id,
+                command: &none,
+                cwd: None,
+            },
+        })
+        .collect();
+    let lock_path = root.join(lock::FILE_NAME);
+    super::lock_history::record(&args.history, timeout, &lock_path, &started, new);
 }
 
 /// Every selected server expanded and ready to start, and the lock of those captured by

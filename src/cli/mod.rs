@@ -15,11 +15,14 @@ mod catalog_cmds;
 mod diff_cmd;
 mod docs_cmd;
 mod explain_cmd;
+mod history_cmd;
 mod import_cmd;
 mod lint_cmd;
 mod lint_discovered;
 #[cfg(feature = "serve")]
 mod lock_cmd;
+#[cfg(feature = "serve")]
+mod lock_history;
 mod lsp_cmd;
 #[cfg(feature = "serve")]
 mod serve_cmd;
@@ -77,6 +80,9 @@ enum Command {
     /// (--check: compare with it, and say which agent-file lines a change breaks).
     #[cfg(feature = "serve")]
     Lock(lock_cmd::LockArgs),
+    /// Print a locked server's timeline from toolgate.history.json (`lock --history`):
+    /// versions, dates, tools added, removed and renamed, fields changed.
+    History(history_cmd::HistoryArgs),
     /// Explain a lint rule (without RULE: list the rules).
     Explain(explain_cmd::ExplainArgs),
     /// Run the language server on stdio: the lint's findings, completion, hover and quick
@@ -107,6 +113,7 @@ pub fn main() -> ExitCode {
         Command::Servers(args) => servers_cmd::run(&args),
         #[cfg(feature = "serve")]
         Command::Lock(args) => lock_cmd::run(&args),
+        Command::History(args) => history_cmd::run(&args),
         Command::Explain(args) => explain_cmd::explain(&args),
         Command::Lsp(args) => lsp_cmd::run(&args),
         #[cfg(feature = "serve")]

@@ -64,7 +64,7 @@ async def test_a_renamed_tool_is_reported_and_fixed(client: LanguageClient):
         )
     )
     found = await diagnostics_for(client, uri)
-    renamed = [d for d in found if d.code == "unknown-tool"]
+    renamed = [d for d in found if d.code == "renamed-tool"]
     assert len(renamed) == 1, found
     assert renamed[0].source == "toolgate"
     assert "renamed to `note_search`" in renamed[0].message
@@ -88,6 +88,6 @@ async def test_a_renamed_tool_is_reported_and_fixed(client: LanguageClient):
         )
     )
     after = await diagnostics_for(client, uri)
-    assert not [d for d in after if d.code == "unknown-tool"], after
+    assert not [d for d in after if d.code == "renamed-tool"], after
     # The other findings of the file are still there (a fix removes only its own).
     assert [d for d in after if d.code == "unknown-field"], after

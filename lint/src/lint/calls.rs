@@ -69,10 +69,12 @@ impl Linter<'_> {
                 },
                 _ => false,
             },
-            None if !self.unprefixed_checked() => false,
-            None => match self.servers[0].checker.lookup(name) {
-                NameKind::Known | NameKind::Former(_) => true,
-                NameKind::Unknown => scan::pair_follows(text, open),
+            None => match self.unprefixed_owner(name) {
+                None => false,
+                Some(si) => match self.servers[si].checker.lookup(name) {
+                    NameKind::Known | NameKind::Former(_) => true,
+                    NameKind::Unknown => si == 0 && scan::pair_follows(text, open),
+                },
             },
         }
     }
@@ -297,7 +299,7 @@ impl Linter<'_> {
             return;
         }
         for p in found.iter_mut() {
-            if p.rule != Rule::UnknownTool {
+            if p.rule != Rule::RenamedTool {
                 continue;
             }
             if let Some(fix) = &mut p.fix

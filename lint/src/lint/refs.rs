@@ -80,6 +80,13 @@ impl Linter<'_> {
         in_front: bool,
     ) -> Option<Problem> {
         let server = &self.servers[r.server];
+        // A former name learned from the history, written bare in prose, is only taken for
+        // that tool when it cannot be an ordinary word (`echo`, `add`): it joins words.
+        let bare_in_prose = r.full == r.name && context.is_some_and(|c| !c.is_code());
+        if bare_in_prose && server.checker.notes().version_of(tool).is_some() && !is_compound(tool)
+        {
+            return None;
+        }
         match server.checker.lookup(tool) {
             NameKind::Known => {
                 if !in_front {
@@ -90,19 +97,18 @@ impl Linter<'_> {
                 }
                 None
             }
-            NameKind::Former(_) => Some(server.checker.unknown_tool(tool, r.name)),
+            NameKind::Former(_) => {
+                let mut p = server.checker.unknown_tool(tool, r.name);
+                p.span = r.name;
+                Some(p)
+            }
             NameKind::Unknown => {
                 let code_like = context.is_none_or(|c| c.is_code());
-                let removed = server.removed.iter().any(|n| n == tool);
+                let removed = server.checker.removed().iter().any(|n| n == tool);
                 if !removed && r.generic && !code_like {
                     return None;
                 }
-                let mut p = server.checker.unknown_tool(tool, r.name);
-                if removed {
-                    p.message = rules::unknown_tool::removed(tool);
-                    p.suggestion = None;
-                }
-                Some(p)
+                Some(server.checker.unknown_tool(tool, r.name))
             }
         }
     }
@@ -132,7 +138,7 @@ impl Linter<'_> {
                 // Former and removed names were reported above, as words.
                 NameKind::Former(_) => {}
                 NameKind::Unknown => {
-                    if server.removed.iter().any(|n| n == name) {
+                    if server.checker.removed().iter().any(|n| n == name) {
                         continue;
                     }
                     doc.problems
@@ -156,7 +162,7 @@ impl Linter<'_> {
                 continue;
             }
             match self.refs.pats.get(pattern) {
-                Some(Pat::Stale) => {
+                Some(&Pat::Stale { server }) => {
                     let end = from + m_end;
                     if end < bytes.len()
                         && (crate::args::is_name_byte(bytes[end]) || bytes[end] == b'/')
@@ -165,7 +171,7 @@ impl Linter<'_> {
                     }
                     let span = Span::new(start, end);
                     out.push(Reference {
-                        server: 0,
+                        server,
                         full: span,
                         name: span,
                         generic: false,
@@ -324,4 +330,13 @@ fn is_path_like(text: &str, start: usize, end: usize) -> bool {
 /// `github/` is not the `github/` of `.github/agents/`) or `@`.
 fn is_ref_byte(b: u8) -> bool {
     crate::args::is_name_byte(b) || matches!(b, b'/' | b'.' | b'@' | b'$')
+}
+
+/// Whether a name joins words (`read_graph`, `fetch-page`, `getThing`): no ordinary word of
+/// prose.
+fn is_compound(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.iter().any(|c| matches!(c, b'_' | b'-'))
+        || b.windows(2)
+            .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
 }

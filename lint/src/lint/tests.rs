@@ -120,7 +120,7 @@ fn calls_stage_checks_values_completes_rename_fixes_and_obeys_negation() {
         problems(&doc),
         [
             (Rule::InvalidValue, "\"open\""),
-            (Rule::UnknownTool, "get_issue")
+            (Rule::RenamedTool, "get_issue")
         ]
     );
     let fix = doc.problems[1].0.fix.as_ref().unwrap();
@@ -138,8 +138,8 @@ fn references_stage_reports_stale_names_and_notes_current_ones() {
     assert_eq!(
         problems(&doc),
         [
-            (Rule::UnknownTool, "get_issue"),
-            (Rule::UnknownTool, "enable_toolset")
+            (Rule::RenamedTool, "get_issue"),
+            (Rule::RemovedTool, "enable_toolset")
         ]
     );
     assert_eq!(doc.mentions.len(), 1);

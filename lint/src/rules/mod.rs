@@ -6,6 +6,8 @@
 
 pub mod invalid_value;
 pub mod missing_required;
+pub mod removed_tool;
+pub mod renamed_tool;
 pub mod too_many_tools;
 pub mod tool_not_allowed;
 pub mod tool_not_in_profile;
@@ -41,6 +43,10 @@ pub enum Rule {
     TooManyTools,
     /// A call that sets fields but omits one the tool requires.
     MissingRequired,
+    /// A tool name the server had before it renamed the tool.
+    RenamedTool,
+    /// A tool name the server had before it removed the tool.
+    RemovedTool,
 }
 
 /// A rule broken at one place of a text, before it is placed in a file (a
@@ -68,8 +74,10 @@ pub struct Problem {
 
 impl Rule {
     /// Every rule, in the order `toolgate explain` lists them.
-    pub const ALL: [Rule; 10] = [
+    pub const ALL: [Rule; 12] = [
         Rule::UnknownTool,
+        Rule::RenamedTool,
+        Rule::RemovedTool,
         Rule::UnknownField,
         Rule::InvalidValue,
         Rule::WrongType,
@@ -94,6 +102,8 @@ impl Rule {
             Rule::ToolNotAllowed => tool_not_allowed::NAME,
             Rule::TooManyTools => too_many_tools::NAME,
             Rule::MissingRequired => missing_required::NAME,
+            Rule::RenamedTool => renamed_tool::NAME,
+            Rule::RemovedTool => removed_tool::NAME,
         }
     }
 
@@ -115,6 +125,8 @@ impl Rule {
             Rule::ToolNotAllowed => tool_not_allowed::SUMMARY,
             Rule::TooManyTools => too_many_tools::SUMMARY,
             Rule::MissingRequired => missing_required::SUMMARY,
+            Rule::RenamedTool => renamed_tool::SUMMARY,
+            Rule::RemovedTool => removed_tool::SUMMARY,
         }
     }
 
@@ -131,6 +143,8 @@ impl Rule {
             Rule::ToolNotAllowed => tool_not_allowed::EXPLANATION,
             Rule::TooManyTools => too_many_tools::EXPLANATION,
             Rule::MissingRequired => missing_required::EXPLANATION,
+            Rule::RenamedTool => renamed_tool::EXPLANATION,
+            Rule::RemovedTool => removed_tool::EXPLANATION,
         }
     }
 
@@ -147,7 +161,10 @@ impl Rule {
     /// Whether a line that forbids the call silences this rule. Never for an unknown tool:
     /// "do not call `old_tool(...)`" still names a tool that is gone.
     pub fn negation_applies(self) -> bool {
-        !matches!(self, Rule::UnknownTool | Rule::UnknownProfile)
+        !matches!(
+            self,
+            Rule::UnknownTool | Rule::RenamedTool | Rule::RemovedTool | Rule::UnknownProfile
+        )
     }
 }
 

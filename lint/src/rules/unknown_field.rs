@@ -59,3 +59,17 @@ pub fn message(
         (None, None) => format!("`{tool}` has no field `{field}`{why}"),
     }
 }
+
+/// `message` with the release the history says the field left in: "... it was renamed to
+/// `new` in PKG V", or, with no successor, "...: it was removed in PKG V".
+pub fn in_release(message: &str, renamed_to: Option<&str>, release: &str) -> String {
+    match renamed_to {
+        Some(_) => format!("{message} in {release}"),
+        None => match message.split_once(" (did you mean") {
+            Some((head, tail)) => {
+                format!("{head}: it was removed in {release} (did you mean{tail}")
+            }
+            None => format!("{message}: it was removed in {release}"),
+        },
+    }
+}

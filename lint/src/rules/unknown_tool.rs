@@ -34,22 +34,34 @@ memory_search(q=\"auth\")      # no such tool
 Use the tool the surface has now (`memory_query(...)`), or remove the call.
 ";
 
-/// The message for a declared rename whose new call sets fields: "`get_issue` was renamed
-/// to `issue_read` (method="get")".
-pub fn renamed_with(tool: &str, new: &str, set: &[(String, String)]) -> String {
-    if set.is_empty() {
-        return message(tool, Some(new), None);
+/// The message for a former name: "unknown tool `get_issue`: it was renamed to `issue_read`
+/// (method="get")", with " in PKG V" when the history knows the release that renamed it.
+pub fn renamed_in(
+    tool: &str,
+    new: &str,
+    set: &[(String, String)],
+    release: Option<&str>,
+) -> String {
+    let mut out = format!("unknown tool `{tool}`: it was renamed to `{new}`");
+    if !set.is_empty() {
+        let pairs: Vec<String> = set.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        out.push_str(&format!(" ({})", pairs.join(", ")));
     }
-    let pairs: Vec<String> = set.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    format!(
-        "unknown tool `{tool}`: it was renamed to `{new}` ({})",
-        pairs.join(", ")
-    )
+    if let Some(r) = release {
+        out.push_str(&format!(" in {r}"));
+    }
+    out
 }
 
-/// The message for a tool the configuration declares removed.
-pub fn removed(tool: &str) -> String {
-    format!("unknown tool `{tool}`: it was removed from the server, with no replacement")
+/// The message for a removed tool, with the release that removed it when the history
+/// knows it.
+pub fn removed_in(tool: &str, release: Option<&str>) -> String {
+    match release {
+        Some(r) => format!("unknown tool `{tool}`: it was removed in {r}, with no replacement"),
+        None => {
+            format!("unknown tool `{tool}`: it was removed from the server, with no replacement")
+        }
+    }
 }
 
 /// The message for a pattern in a host's tool list (opencode's `tools` map) that selects
