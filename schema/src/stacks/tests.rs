@@ -178,3 +178,74 @@ fn a_recursive_schema_is_inexpressible_for_openai_strict_only() {
     assert!(a.inexpressible.is_some_and(|w| w.contains("recursive")));
     assert_eq!(adapt(Stack::AnthropicStrict, &schema).inexpressible, None);
 }
+
+/// A decoding applies only where the openai-strict schema changed the field: a `null` the
+/// authored schema may take as a value, a string it may take as a string, stay as sent.
+#[test]
+fn decode_leaves_what_the_authored_schema_may_mean_literally() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "text": {"type": "string"},
+            "either": {"type": ["object", "string"]},
+            "untyped_or_object": {"anyOf": [{"type": "object"}, {"pattern": "^\\{"}]},
+            "int_or_object": {"anyOf": [{"type": "object"}, {"type": "integer"}]},
+            "int_or_null": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+            "anything": {},
+            "null_in_enum": {"enum": [1, null]},
+            "needed": {"type": "integer"},
+            "plain": {"type": "integer"},
+            "outer": {
+                "type": "object",
+                "properties": {"x": {"type": ["string", "null"]}, "y": {"type": "string"}},
+                "anyOf": [
+                    {"type": "object", "properties": {"x": {"type": "string"}, "y": {"type": "string"}}},
+                    {"type": "string"}
+                ]
+            }
+        },
+        "required": ["needed"]
+    });
+    let json_text = "{\"a\": 1}";
+    let call = json!({
+        "text": json_text,
+        "either": json_text,
+        "untyped_or_object": json_text,
+        "int_or_object": json_text,
+        "int_or_null": null,
+        "anything": null,
+        "null_in_enum": null,
+        "needed": null,
+        "plain": null,
+        "outer": {"x": null, "y": null}
+    });
+    let decoded = decode(Stack::OpenAiStrict, &schema, &call);
+    let mut expected = call.clone();
+    // Only these were rewritten: an object no other branch takes as a string, an optional
+    // integer, a `y` no schema of `outer` lets be `null`.
+    expected["int_or_object"] = json!({"a": 1});
+    expected.as_object_mut().map(|m| m.remove("plain"));
+    expected["outer"] = json!({"x": null});
+    assert_eq!(decoded, expected);
+    // What the adapted schema serves agrees: only those fields were made `null`able or strings.
+    let adapted = adapt(Stack::OpenAiStrict, &schema).schema;
+    let props = &adapted["properties"];
+    for unchanged in ["int_or_null", "anything", "null_in_enum", "needed"] {
+        assert_eq!(
+            props[unchanged], schema["properties"][unchanged],
+            "{unchanged}"
+        );
+    }
+    // Optional and refusing `null`: `null`able, the string and the string-or-object kept.
+    for wrapped in ["plain", "text", "either"] {
+        assert_eq!(
+            props[wrapped]["anyOf"][0], schema["properties"][wrapped],
+            "{wrapped}"
+        );
+        assert_eq!(
+            props[wrapped]["anyOf"][1],
+            json!({"type": "null"}),
+            "{wrapped}"
+        );
+    }
+}
