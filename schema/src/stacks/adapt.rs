@@ -27,7 +27,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::walk::{MANY, MAP, ONE, disjoint, has_ref, inline, is_null_schema};
+use super::walk::{
+    INLINE_BUDGET, MANY, MAP, ONE, disjoint, has_ref, inline_within, is_null_schema,
+};
 use super::{Stack, gemini};
 
 /// A schema rewritten for a stack.
@@ -42,7 +44,14 @@ pub struct Adapted {
 
 /// The equivalent of `schema` that `stack` accepts.
 pub fn adapt(stack: Stack, schema: &Value) -> Adapted {
-    let inlined = inline(schema);
+    let Some(inlined) = inline_within(schema) else {
+        return inexpressible(
+            schema,
+            &format!(
+                "its `$ref`s inline to more than {INLINE_BUDGET} subschemas: too large to serve"
+            ),
+        );
+    };
     if has_ref(&inlined) && !only_local_refs(&inlined) {
         return inexpressible(
             schema,
@@ -609,7 +618,11 @@ pub fn decode(stack: Stack, schema: &Value, arguments: &Value) -> Value {
     if stack != Stack::OpenAiStrict {
         return arguments.clone();
     }
-    let inlined = inline(schema);
+    // A schema past the budget is never served (`adapt` calls it inexpressible): the call is
+    // then judged as it came.
+    let Some(inlined) = inline_within(schema) else {
+        return arguments.clone();
+    };
     let mut out = arguments.clone();
     decode_in(&inlined, &mut out, true);
     out

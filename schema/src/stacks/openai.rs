@@ -106,6 +106,9 @@ impl Walker<'_> {
             self.sink.reject(path, "", "nested past 100 levels");
             return;
         }
+        if self.sink.spent(path) {
+            return;
+        }
         let Some(m) = v.as_object() else {
             self.sink.reject(
                 path,

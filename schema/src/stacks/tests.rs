@@ -249,3 +249,40 @@ fn decode_leaves_what_the_authored_schema_may_mean_literally() {
         );
     }
 }
+
+/// Definitions that each name the next twice inline to 2^40 subschemas: adapt says so (the
+/// tool is not served) instead of taking the machine, and decode leaves the call as it came.
+#[test]
+fn a_ref_fan_out_past_the_budget_is_inexpressible_not_a_hang() {
+    let mut defs = serde_json::Map::new();
+    for i in 0..40 {
+        let next = format!("#/$defs/d{}", i + 1);
+        defs.insert(
+            format!("d{i}"),
+            json!({"anyOf": [{"$ref": next}, {"type": "array", "items": {"$ref": next}}]}),
+        );
+    }
+    defs.insert("d40".into(), json!({"type": "string"}));
+    let schema = json!({
+        "type": "object",
+        "properties": {"x": {"$ref": "#/$defs/d0"}, "n": {"type": "integer"}},
+        "$defs": defs
+    });
+    let started = std::time::Instant::now();
+    for stack in Stack::ALL {
+        let adapted = adapt(stack, &schema);
+        let why = adapted.inexpressible.expect("past the budget");
+        assert!(why.contains("subschemas"), "{why}");
+        let _ = judge(stack, &schema);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "{}",
+            stack.id()
+        );
+    }
+    // Gemini's judge follows `$ref`s: past the budget it stops, saying so.
+    assert!(!accepts(Stack::GeminiSchema, &schema));
+    let call = json!({"n": null});
+    assert_eq!(decode(Stack::OpenAiStrict, &schema, &call), call);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+}
