@@ -286,3 +286,23 @@ fn a_ref_fan_out_past_the_budget_is_inexpressible_not_a_hang() {
     assert_eq!(decode(Stack::OpenAiStrict, &schema, &call), call);
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
 }
+
+/// A finding under a union branch is at `.../anyOf/N`, a JSON Pointer like every other path.
+#[test]
+fn a_branch_path_is_a_json_pointer() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"x": {"anyOf": [{"$ref": "#/$defs/a"}, {"type": "null"}]}},
+        "required": ["x"],
+        "additionalProperties": false,
+        "$defs": {"a": {"type": "string"}}
+    });
+    let paths: Vec<String> = found(Stack::OpenAiStrict, schema)
+        .into_iter()
+        .map(|(p, _, _)| p)
+        .collect();
+    assert!(
+        paths.contains(&"/properties/x/anyOf/0".to_string()),
+        "{paths:?}"
+    );
+}
