@@ -16,6 +16,11 @@
 //!   `a_hung_upstream_times_out_then_restarts`: against tests/mcp/gate_upstream.py, a fixture
 //!   on the MCP Python SDK (progress, cancellation, sampling, elicitation, roots, prompts,
 //!   resources, a tool that changes its own description)
+//! - `the_gate_serves_a_hosts_schemas_and_decodes_its_calls`: `--host openai-strict` and
+//!   `--host gemini-schema` in front of tests/mcp/host_upstream.py (an optional integer, a
+//!   nullable string, a free-form object): tools/list is `stacks::adapt`'s equivalent, a call
+//!   in the rewritten form is forwarded as the authored call, one the authored schema refuses
+//!   is refused
 //! - `gate_overhead` (ignored): the benchmark of scripts/bench-gate.sh
 //!
 //! Each skips with a message when the python or the package is missing, unless
@@ -453,7 +458,12 @@ fn a_killed_upstream_is_a_tool_error_then_restarted() {
 /// The fixture upstream (tests/mcp/gate_upstream.py) and its catalog, imported as one
 /// profile `all`.
 fn fixture(python: &Path, name: &str) -> (String, PathBuf) {
-    let script = common::repo_root().join("tests/mcp/gate_upstream.py");
+    fixture_of(python, "tests/mcp/gate_upstream.py", name)
+}
+
+/// The upstream `python SCRIPT` and its catalog, imported as one profile `all`.
+fn fixture_of(python: &Path, script: &str, name: &str) -> (String, PathBuf) {
+    let script = common::repo_root().join(script);
     let script = script.to_str().expect("utf-8");
     let dir = common::scratch(name);
     std::fs::write(
@@ -835,4 +845,115 @@ fn gate_overhead() {
         "mcp-server-time (Python)",
         latencies(&mut direct, &mut gated, (calls / 5).max(100)),
     );
+}
+
+/// Calls `record` and returns what the upstream received (its JSON answer), or `None` when
+/// the call came back as an error (then the text says why).
+fn recorded(client: &mut RawClient, arguments: Value) -> Result<Value, String> {
+    let r = client.call("record", &arguments);
+    if is_error(&r) {
+        return Err(text(&r));
+    }
+    let answer = r["result"]["structuredContent"]["result"]
+        .as_str()
+        .map(str::to_string)
+        .unwrap_or_else(|| text(&r));
+    serde_json::from_str(&answer).map_err(|e| format!("{e}: {r}"))
+}
+
+#[test]
+fn the_gate_serves_a_hosts_schemas_and_decodes_its_calls() {
+    use toolgate_schema::stacks::{self, Stack};
+    let Some(python) = python() else { return };
+    let (upstream, catalog) = fixture_of(&python, "tests/mcp/host_upstream.py", "gate-host");
+    let authored = capture_of(
+        &python,
+        &[common::repo_root()
+            .join("tests/mcp/host_upstream.py")
+            .to_str()
+            .expect("utf-8")],
+    )["result"]["tools"][0]["inputSchema"]
+        .clone();
+    for stack in [Stack::OpenAiStrict, Stack::GeminiSchema] {
+        let id = stack.id();
+        let mut client = gate(&catalog, "all", &upstream, &["--host", id]);
+        let list = client.list();
+        let served = &list[0]["inputSchema"];
+        let expected = stacks::adapt(stack, &authored);
+        assert_eq!(expected.inexpressible, None, "{id}");
+        assert_eq!(
+            served, &expected.schema,
+            "{id}: tools/list serves the adapted schema"
+        );
+        assert!(stacks::accepts(stack, served), "{id}: {served}");
+        // Authored calls pass as they are, on every host.
+        let plain = json!({"text": "hi", "count": 3, "note": "n", "options": {"a": 1}});
+        assert_eq!(
+            recorded(&mut client, plain.clone()),
+            Ok(plain.clone()),
+            "{id}"
+        );
+        // A real string that reads as JSON is never parsed.
+        let r = recorded(&mut client, json!({"text": "{\"a\": 1}"})).expect(id);
+        assert_eq!(r["text"], "{\"a\": 1}", "{id}");
+        // A call the authored schema refuses is refused, in either form.
+        for bad in [
+            json!({"text": "hi", "count": "3"}),
+            json!({"text": "hi", "options": {"a": "x"}}),
+            json!({"count": 3}),
+        ] {
+            let e = recorded(&mut client, bad.clone()).expect_err(&format!("{id}: {bad}"));
+            assert!(e.starts_with("invalid arguments for `record`"), "{id}: {e}");
+        }
+        if stack == Stack::OpenAiStrict {
+            assert!(
+                !stacks::accepts(stack, &authored),
+                "as authored: not strict"
+            );
+            // openai-agents' strict mode closes every object and lists every property as
+            // required: the optional ones are served `null`able, the free-form object as a
+            // string.
+            let props = &served["properties"];
+            assert_eq!(
+                props["count"]["anyOf"][1],
+                json!({"type": "null"}),
+                "{served}"
+            );
+            assert_eq!(
+                props["options"]["anyOf"][0],
+                json!({"type": "string"}),
+                "{served}"
+            );
+            assert_eq!(props["note"], authored["properties"]["note"], "{served}");
+            // The rewritten form: `null` for the optional integer left out, `null` for the
+            // nullable string kept, the free-form object as a string of JSON.
+            let encoded =
+                json!({"text": "hi", "count": null, "note": null, "options": "{\"b\": 2}"});
+            let r = recorded(&mut client, encoded).expect("the encoded call is forwarded");
+            assert_eq!(
+                r,
+                json!({"text": "hi", "count": 1, "note": null, "options": {"b": 2}})
+            );
+            // Encoded, but refused by the authored schema once read back.
+            for bad in [
+                json!({"text": "hi", "options": "{\"b\": \"x\"}"}),
+                json!({"text": "hi", "options": "[2]"}),
+                json!({"text": null}),
+            ] {
+                let e = recorded(&mut client, bad.clone()).expect_err(&format!("{bad}"));
+                assert!(e.starts_with("invalid arguments for `record`"), "{e}");
+            }
+        } else {
+            assert!(
+                !served.to_string().contains("additionalProperties"),
+                "{served}"
+            );
+            // No encoding for this host: a `null` for the integer is refused as authored.
+            let e = recorded(&mut client, json!({"text": "hi", "count": null}))
+                .expect_err("null is no integer");
+            assert!(e.starts_with("invalid arguments for `record`"), "{e}");
+        }
+        let (status, stderr) = client.close();
+        assert!(status.success(), "{id}: {stderr}");
+    }
 }

@@ -21,6 +21,18 @@ pub struct Cited<T> {
     pub source: &'static str,
 }
 
+/// The OpenAI API's tool count, for `openai` and `openai-strict` alike.
+const OPENAI_MAX_TOOLS: Cited<usize> = Cited {
+    value: 128,
+    source: "OpenAI API reference, chat completions `tools`: \"A max of 128 functions are supported.\"",
+};
+
+/// The OpenAI API's name length, for `openai` and `openai-strict` alike.
+const OPENAI_MAX_NAME: Cited<usize> = Cited {
+    value: 64,
+    source: "OpenAI API reference, function `name`: \"Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.\"",
+};
+
 /// The characters a host accepts in a tool's name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Chars {
@@ -143,15 +155,9 @@ pub const HOSTS: &[Host] = &[
     Host {
         id: "openai",
         name: "OpenAI API (function tools)",
-        max_tools: Some(Cited {
-            value: 128,
-            source: "OpenAI API reference, chat completions `tools`: \"A max of 128 functions are supported.\"",
-        }),
+        max_tools: Some(OPENAI_MAX_TOOLS),
         prefix: None,
-        max_name: Some(Cited {
-            value: 64,
-            source: "OpenAI API reference, function `name`: \"Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.\"",
-        }),
+        max_name: Some(OPENAI_MAX_NAME),
         chars: Some(Cited {
             value: Chars::Word,
             source: "OpenAI API reference, function `name` (as above); openai/codex#8174 (\"Invalid 'tools[48].name': ... '^[a-zA-Z0-9_-]+$'\" for a dotted MCP name)",
@@ -197,15 +203,9 @@ pub const HOSTS: &[Host] = &[
     Host {
         id: "openai-strict",
         name: "OpenAI strict function calling (OpenAI Agents SDK, MCP tools with convert_schemas_to_strict)",
-        max_tools: Some(Cited {
-            value: 128,
-            source: "OpenAI API reference, chat completions `tools`: \"A max of 128 functions are supported.\"",
-        }),
+        max_tools: Some(OPENAI_MAX_TOOLS),
         prefix: None,
-        max_name: Some(Cited {
-            value: 64,
-            source: "OpenAI API reference, function `name`: \"Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.\"",
-        }),
+        max_name: Some(OPENAI_MAX_NAME),
         chars: Some(Cited {
             value: Chars::Word,
             source: "OpenAI API reference, function `name` (as above)",

@@ -27,7 +27,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::walk::{MANY, MAP, ONE, disjoint, has_ref, inline, is_null_schema};
+use super::walk::{
+    INLINE_BUDGET, MANY, MAP, ONE, disjoint, has_ref, inline_within, is_null_schema,
+};
 use super::{Stack, gemini};
 
 /// A schema rewritten for a stack.
@@ -42,7 +44,14 @@ pub struct Adapted {
 
 /// The equivalent of `schema` that `stack` accepts.
 pub fn adapt(stack: Stack, schema: &Value) -> Adapted {
-    let inlined = inline(schema);
+    let Some(inlined) = inline_within(schema) else {
+        return inexpressible(
+            schema,
+            &format!(
+                "its `$ref`s inline to more than {INLINE_BUDGET} subschemas: too large to serve"
+            ),
+        );
+    };
     if has_ref(&inlined) && !only_local_refs(&inlined) {
         return inexpressible(
             schema,
@@ -609,13 +618,25 @@ pub fn decode(stack: Stack, schema: &Value, arguments: &Value) -> Value {
     if stack != Stack::OpenAiStrict {
         return arguments.clone();
     }
-    let inlined = inline(schema);
+    // A schema past the budget is never served (`adapt` calls it inexpressible): the call is
+    // then judged as it came.
+    let Some(inlined) = inline_within(schema) else {
+        return arguments.clone();
+    };
     let mut out = arguments.clone();
     decode_in(&inlined, &mut out, true);
     out
 }
 
+/// Reads `v` back against the authored node `s`. `outer` holds the property schemas an
+/// enclosing node declares for the same object (when `s` is one of its union branches): a
+/// `null` is read as left out only where no schema of that object lets `null` stand as a
+/// value, so a `null` the authored schema could mean literally is never removed.
 fn decode_in(s: &Value, v: &mut Value, is_root: bool) {
+    decode_node(s, v, is_root, &Map::new());
+}
+
+fn decode_node(s: &Value, v: &mut Value, is_root: bool, outer: &Map<String, Value>) {
     let Some(m) = s.as_object() else { return };
     if !is_root
         && is_free_object(m)
@@ -632,20 +653,23 @@ fn decode_in(s: &Value, v: &mut Value, is_root: bool) {
                 .and_then(Value::as_array)
                 .map(|r| r.iter().filter_map(Value::as_str).collect())
                 .unwrap_or_default();
-            if let Some(Value::Object(props)) = m.get("properties") {
-                for (name, ps) in props {
-                    if obj.get(name) == Some(&Value::Null)
-                        && !required.contains(&name.as_str())
-                        && !accepts_null(ps)
-                    {
-                        obj.remove(name);
-                    } else if let Some(pv) = obj.get_mut(name) {
-                        decode_in(ps, pv, false);
-                    }
+            let own = m.get("properties").and_then(Value::as_object);
+            for (name, ps) in own.into_iter().flatten() {
+                let null_is_value = outer.get(name).is_some_and(accepts_null);
+                if obj.get(name) == Some(&Value::Null)
+                    && !required.contains(&name.as_str())
+                    && !accepts_null(ps)
+                    && !null_is_value
+                {
+                    obj.remove(name);
+                } else if let Some(pv) = obj.get_mut(name) {
+                    decode_in(ps, pv, false);
                 }
             }
             if let Some(branch) = one_branch(m, "object") {
-                decode_in(branch, v, false);
+                let mut seen = outer.clone();
+                seen.extend(own.cloned().unwrap_or_default());
+                decode_node(branch, v, false, &seen);
             }
         }
         Value::Array(items) => {
@@ -659,14 +683,39 @@ fn decode_in(s: &Value, v: &mut Value, is_root: bool) {
             }
         }
         Value::String(_) => {
-            // Through a union only when no other branch takes a string as it is.
-            if one_branch(m, "string").is_none()
-                && let Some(branch) = one_branch(m, "object")
+            // Through a union only when no other branch could take a string as it is.
+            if let Some(branch) = one_branch(m, "object")
+                && only_branch_of(m, branch, |b| !may_be_string(b))
             {
                 decode_in(branch, v, false);
             }
         }
         _ => {}
+    }
+}
+
+/// Whether every `anyOf`/`oneOf` branch of `m` but `branch` satisfies `ok`.
+fn only_branch_of(m: &Map<String, Value>, branch: &Value, ok: impl Fn(&Value) -> bool) -> bool {
+    let Some(branches) = m
+        .get("anyOf")
+        .or_else(|| m.get("oneOf"))
+        .and_then(Value::as_array)
+    else {
+        return false;
+    };
+    branches
+        .iter()
+        .filter(|b| !std::ptr::eq(*b, branch))
+        .all(ok)
+}
+
+/// Whether a subschema might accept a string: unless its `type` plainly leaves strings out
+/// (an untyped branch, an `enum`, a `not`, a `$ref` may take one).
+fn may_be_string(s: &Value) -> bool {
+    match s.get("type") {
+        Some(Value::String(t)) => t == "string",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "string"),
+        _ => s != &Value::Bool(false),
     }
 }
 

@@ -177,6 +177,9 @@ fn non_null(m: &Map<String, Value>) -> Vec<&str> {
 /// `convert_json_schema`: the node (its `$ref` resolved), then what it recurses into.
 fn convert(v: &Value, root: &Value, path: &str, visited: &mut Vec<String>, sink: &mut Sink) {
     let Some(mut m) = v.as_object() else { return };
+    if sink.spent(path) {
+        return;
+    }
     let mut reference = None;
     if let Some(Value::String(r)) = m.get("$ref") {
         if visited.contains(r) {

@@ -106,6 +106,9 @@ impl Walker<'_> {
             self.sink.reject(path, "", "nested past 100 levels");
             return;
         }
+        if self.sink.spent(path) {
+            return;
+        }
         let Some(m) = v.as_object() else {
             self.sink.reject(
                 path,
@@ -222,7 +225,7 @@ impl Walker<'_> {
         for k in ["anyOf", "oneOf", "allOf"] {
             if let Some(Value::Array(branches)) = m.get(k) {
                 for (i, b) in branches.iter().enumerate() {
-                    self.node(b, &push(path, &format!("{k}/{i}")), depth + 1, false);
+                    self.node(b, &push(&push(path, k), &i.to_string()), depth + 1, false);
                 }
                 if k == "oneOf" && !disjoint(branches) {
                     self.sink.drop_kw(path, "oneOf", "written as `anyOf`: a value that matches two branches is no longer refused");

@@ -178,3 +178,131 @@ fn a_recursive_schema_is_inexpressible_for_openai_strict_only() {
     assert!(a.inexpressible.is_some_and(|w| w.contains("recursive")));
     assert_eq!(adapt(Stack::AnthropicStrict, &schema).inexpressible, None);
 }
+
+/// A decoding applies only where the openai-strict schema changed the field: a `null` the
+/// authored schema may take as a value, a string it may take as a string, stay as sent.
+#[test]
+fn decode_leaves_what_the_authored_schema_may_mean_literally() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "text": {"type": "string"},
+            "either": {"type": ["object", "string"]},
+            "untyped_or_object": {"anyOf": [{"type": "object"}, {"pattern": "^\\{"}]},
+            "int_or_object": {"anyOf": [{"type": "object"}, {"type": "integer"}]},
+            "int_or_null": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+            "anything": {},
+            "null_in_enum": {"enum": [1, null]},
+            "needed": {"type": "integer"},
+            "plain": {"type": "integer"},
+            "outer": {
+                "type": "object",
+                "properties": {"x": {"type": ["string", "null"]}, "y": {"type": "string"}},
+                "anyOf": [
+                    {"type": "object", "properties": {"x": {"type": "string"}, "y": {"type": "string"}}},
+                    {"type": "string"}
+                ]
+            }
+        },
+        "required": ["needed"]
+    });
+    let json_text = "{\"a\": 1}";
+    let call = json!({
+        "text": json_text,
+        "either": json_text,
+        "untyped_or_object": json_text,
+        "int_or_object": json_text,
+        "int_or_null": null,
+        "anything": null,
+        "null_in_enum": null,
+        "needed": null,
+        "plain": null,
+        "outer": {"x": null, "y": null}
+    });
+    let decoded = decode(Stack::OpenAiStrict, &schema, &call);
+    let mut expected = call.clone();
+    // Only these were rewritten: an object no other branch takes as a string, an optional
+    // integer, a `y` no schema of `outer` lets be `null`.
+    expected["int_or_object"] = json!({"a": 1});
+    expected.as_object_mut().map(|m| m.remove("plain"));
+    expected["outer"] = json!({"x": null});
+    assert_eq!(decoded, expected);
+    // What the adapted schema serves agrees: only those fields were made `null`able or strings.
+    let adapted = adapt(Stack::OpenAiStrict, &schema).schema;
+    let props = &adapted["properties"];
+    for unchanged in ["int_or_null", "anything", "null_in_enum", "needed"] {
+        assert_eq!(
+            props[unchanged], schema["properties"][unchanged],
+            "{unchanged}"
+        );
+    }
+    // Optional and refusing `null`: `null`able, the string and the string-or-object kept.
+    for wrapped in ["plain", "text", "either"] {
+        assert_eq!(
+            props[wrapped]["anyOf"][0], schema["properties"][wrapped],
+            "{wrapped}"
+        );
+        assert_eq!(
+            props[wrapped]["anyOf"][1],
+            json!({"type": "null"}),
+            "{wrapped}"
+        );
+    }
+}
+
+/// Definitions that each name the next twice inline to 2^40 subschemas: adapt says so (the
+/// tool is not served) instead of taking the machine, and decode leaves the call as it came.
+#[test]
+fn a_ref_fan_out_past_the_budget_is_inexpressible_not_a_hang() {
+    let mut defs = serde_json::Map::new();
+    for i in 0..40 {
+        let next = format!("#/$defs/d{}", i + 1);
+        defs.insert(
+            format!("d{i}"),
+            json!({"anyOf": [{"$ref": next}, {"type": "array", "items": {"$ref": next}}]}),
+        );
+    }
+    defs.insert("d40".into(), json!({"type": "string"}));
+    let schema = json!({
+        "type": "object",
+        "properties": {"x": {"$ref": "#/$defs/d0"}, "n": {"type": "integer"}},
+        "$defs": defs
+    });
+    let started = std::time::Instant::now();
+    for stack in Stack::ALL {
+        let adapted = adapt(stack, &schema);
+        let why = adapted.inexpressible.expect("past the budget");
+        assert!(why.contains("subschemas"), "{why}");
+        let _ = judge(stack, &schema);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "{}",
+            stack.id()
+        );
+    }
+    // Gemini's judge follows `$ref`s: past the budget it stops, saying so.
+    assert!(!accepts(Stack::GeminiSchema, &schema));
+    let call = json!({"n": null});
+    assert_eq!(decode(Stack::OpenAiStrict, &schema, &call), call);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+}
+
+/// A finding under a union branch is at `.../anyOf/N`, a JSON Pointer like every other path.
+#[test]
+fn a_branch_path_is_a_json_pointer() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"x": {"anyOf": [{"$ref": "#/$defs/a"}, {"type": "null"}]}},
+        "required": ["x"],
+        "additionalProperties": false,
+        "$defs": {"a": {"type": "string"}}
+    });
+    let paths: Vec<String> = found(Stack::OpenAiStrict, schema)
+        .into_iter()
+        .map(|(p, _, _)| p)
+        .collect();
+    assert!(
+        paths.contains(&"/properties/x/anyOf/0".to_string()),
+        "{paths:?}"
+    );
+}

@@ -35,11 +35,26 @@ pub fn push(path: &str, token: &str) -> String {
     format!("{path}/{}", token.replace('~', "~0").replace('/', "~1"))
 }
 
-/// The findings of one judgement.
+/// The findings of one judgement, and the subschemas visited so far.
 #[derive(Default)]
-pub struct Sink(pub Vec<Finding>);
+pub struct Sink(pub Vec<Finding>, pub usize);
 
 impl Sink {
+    /// Counts one visited subschema: `true` (after one rejection at `path`) once more than
+    /// [`INLINE_BUDGET`] were visited, for a judge that follows `$ref`s: definitions that fan
+    /// out grow exponentially when followed, and no stack expands them that far either.
+    pub fn spent(&mut self, path: &str) -> bool {
+        self.1 += 1;
+        if self.1 == INLINE_BUDGET + 1 {
+            self.reject(
+                path,
+                "$ref",
+                format!("its `$ref`s expand to more than {INLINE_BUDGET} subschemas"),
+            );
+        }
+        self.1 > INLINE_BUDGET
+    }
+
     pub fn reject(&mut self, path: &str, keyword: &str, reason: impl Into<String>) {
         self.add(path, keyword, Effect::Rejected, reason.into());
     }
@@ -118,12 +133,23 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// Subschemas an inlined schema may hold: `$ref`s that fan out (each definition naming the
+/// next twice) grow exponentially when inlined, and a hostile schema must not take the
+/// machine with it. Far past any real tool's (the largest real ones inline to a few
+/// thousand).
+pub const INLINE_BUDGET: usize = 20_000;
+
 /// `schema` with every local `$ref` replaced by its target, the `$ref`'s siblings kept over
 /// the target's (a cycle, or a `$ref` that points nowhere, left as it is), `$defs` and
 /// `definitions` removed once nothing points into them.
-pub fn inline(schema: &Value) -> Value {
+/// `None` when the result would hold more than [`INLINE_BUDGET`] subschemas.
+pub fn inline_within(schema: &Value) -> Option<Value> {
     let mut seen = Vec::new();
-    let out = inline_in(schema, schema, &mut seen);
+    let mut budget = INLINE_BUDGET;
+    let out = inline_in(schema, schema, &mut seen, &mut budget);
+    if budget == 0 {
+        return None;
+    }
     if has_ref(&out) {
         // A cycle kept its `$ref`: its definitions stay with it.
         let mut out = out;
@@ -134,15 +160,19 @@ pub fn inline(schema: &Value) -> Value {
                 }
             }
         }
-        return out;
+        return Some(out);
     }
-    out
+    Some(out)
 }
 
-fn inline_in(node: &Value, root: &Value, seen: &mut Vec<String>) -> Value {
+fn inline_in(node: &Value, root: &Value, seen: &mut Vec<String>, budget: &mut usize) -> Value {
     let Some(m) = node.as_object() else {
         return node.clone();
     };
+    if *budget == 0 {
+        return Value::Null;
+    }
+    *budget -= 1;
     let mut out = Map::new();
     let mut own = m.clone();
     if let Some(Value::String(r)) = m.get("$ref")
@@ -150,7 +180,7 @@ fn inline_in(node: &Value, root: &Value, seen: &mut Vec<String>) -> Value {
         && let Some(target) = resolve(root, r)
     {
         seen.push(r.clone());
-        if let Value::Object(t) = inline_in(target, root, seen) {
+        if let Value::Object(t) = inline_in(target, root, seen, budget) {
             out = t;
         }
         seen.pop();
@@ -162,7 +192,7 @@ fn inline_in(node: &Value, root: &Value, seen: &mut Vec<String>) -> Value {
         }
         out.insert(
             k.clone(),
-            map_children(&k, &v, |c| inline_in(c, root, seen)),
+            map_children(&k, &v, |c| inline_in(c, root, seen, budget)),
         );
     }
     Value::Object(out)
