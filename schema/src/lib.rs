@@ -20,6 +20,7 @@
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+pub mod audit;
 pub mod cost;
 pub mod diff;
 pub mod docs;
