@@ -60,7 +60,7 @@ pub enum CheckFormat {
 #[derive(Args, Debug)]
 #[command(
     long_about = "Check a catalog folder and print every error at once; then measure what each profile is served (alone and, for a combinable catalog, all combined): the tools of its tools/list, the bytes and the o200k_base tokens of its `tools` array as compact JSON, and the five costliest tools. A profile over its budget (`budgets` in profiles.json) or a limit broken of a host the catalog is served to (`hosts` in profiles.json, or --host) is an error.",
-    after_help = "Examples:\n  toolgate check --catalog schema/tatara\n  toolgate check --catalog schema/maetra --format json\n  toolgate check --catalog schema/fetch --host claude-code --host vscode\n\n`toolgate explain host-limits` lists the hosts and their limits.\nExit codes: 0 the catalog is valid and within its limits, 1 it has errors (all are printed), 2 the folder cannot be read or a host is unknown."
+    after_help = "Examples:\n  toolgate check --catalog schema/tatara\n  toolgate check --catalog schema/maetra --format json\n  toolgate check --catalog schema/fetch --host claude-code --host vscode\n\n`toolgate explain host-limits` lists the hosts and their limits.\nThe audit's error rules run on the catalog too (`toolgate audit --catalog` shows its warnings as well; docs/audit.md).\nExit codes: 0 the catalog is valid and within its limits, 1 it has errors (all are printed), 2 the folder cannot be read or a host is unknown."
 )]
 pub struct CheckArgs {
     /// A catalog folder (or a bundled catalog's name).
@@ -177,13 +177,18 @@ pub fn check(args: &CheckArgs) -> u8 {
     let surface = Surface::from_catalog(&c);
     let costs = cost::measure(&surface);
     let findings = cost::check(&c, &costs, &hosts);
-    let code = if findings.is_empty() {
+    let audited = super::audit_cmd::catalog_errors(&surface, &c.name);
+    let code = if findings.is_empty() && audited.is_empty() {
         EXIT_OK
     } else {
         EXIT_FINDINGS
     };
     if matches!(args.format, CheckFormat::Json) {
-        let v = cost::to_json(&c, &costs, &hosts, &findings);
+        let mut v = cost::to_json(&c, &costs, &hosts, &findings);
+        v["audit"] = audited
+            .iter()
+            .map(toolgate_schema::audit::render::finding_json)
+            .collect();
         let printed = print_stdout(&format!(
             "{}\n",
             serde_json::to_string_pretty(&v).unwrap_or_default()
@@ -201,12 +206,15 @@ pub fn check(args: &CheckArgs) -> u8 {
     for f in &findings {
         eprintln!("error: {}", f.message);
     }
-    summary(&c, &surface, findings.len());
+    for f in &audited {
+        eprintln!("error[{}]: {}{}: {}", f.rule, f.tool, f.path, f.message);
+    }
+    summary(&c, &surface, findings.len(), audited.len());
     code
 }
 
 /// The closing line of a check on stderr: `ok: ...`, or the number of limits broken.
-fn summary(c: &toolgate_schema::Catalog, surface: &Surface, broken: usize) {
+fn summary(c: &toolgate_schema::Catalog, surface: &Surface, broken: usize, audited: usize) {
     let counts: Vec<String> = surface
         .profiles
         .iter()
@@ -228,6 +236,14 @@ fn summary(c: &toolgate_schema::Catalog, surface: &Surface, broken: usize) {
         counts.join(", "),
         surface.fail_closed.len()
     );
+    if audited > 0 {
+        let s = if audited == 1 { "" } else { "s" };
+        eprintln!(
+            "error: {what}; {audited} audit error{s} (`toolgate audit --catalog {}` shows them with their spans)",
+            c.name
+        );
+        return;
+    }
     match broken {
         0 => eprintln!("ok: {what}"),
         1 => eprintln!("error: {what}; 1 budget or host limit broken"),

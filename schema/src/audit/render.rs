@@ -86,7 +86,8 @@ pub fn human(findings: &[Finding], shown: &Shown<'_>) -> String {
     s
 }
 
-fn finding_json(f: &Finding) -> Value {
+/// One finding as JSON (what `--format json` lists).
+pub fn finding_json(f: &Finding) -> Value {
     let mut o = json!({
         "rule": f.rule,
         "tool": f.tool,
