@@ -23,6 +23,7 @@
 pub mod audit;
 pub mod cost;
 pub mod diff;
+pub mod diff_risk;
 pub mod docs;
 pub mod files;
 pub mod hosts;
