@@ -152,10 +152,21 @@ fn schema_key<'a>(
     }
 }
 
+/// Whether a string that is not prose can hold what the character checks look for (a
+/// non-ASCII or control character): the others (`"type": "string"`) are not kept.
+fn may_hide(s: &str) -> bool {
+    !s.is_ascii()
+        || s.bytes()
+            .any(|b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7F)
+}
+
 /// Strings that are not text the model reads as such, kept for the character checks.
 fn other<'a>(v: &'a Value, path: &str, out: &mut Vec<Field<'a>>) {
     match v {
-        Value::String(s) => out.push(field(path.to_string(), FieldKind::Other, s, None)),
+        Value::String(s) if may_hide(s) => {
+            out.push(field(path.to_string(), FieldKind::Other, s, None))
+        }
+        Value::String(_) => {}
         Value::Array(items) => {
             for (i, x) in items.iter().enumerate() {
                 other(x, &format!("{path}/{i}"), out);
@@ -207,10 +218,47 @@ macro_rules! audit_re {
     ($pattern:expr) => {{
         static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
             #[allow(clippy::unwrap_used)]
-            regex::Regex::new($pattern).unwrap()
+            regex::Regex::new(&$crate::audit::text::ascii_classes($pattern)).unwrap()
         });
         &*RE
     }};
+}
+
+/// A pattern with its word boundaries, word and space classes made ASCII: every pattern's
+/// words are English, and a Unicode `\b` keeps the regex crate's fast engines off any text
+/// with a non-ASCII character (measured: docs/benchmarks.md). A character class keeps `\w`
+/// as `[0-9A-Za-z_]` inside brackets too.
+pub fn ascii_classes(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars().peekable();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            let Some(n) = chars.next() else {
+                out.push(c);
+                break;
+            };
+            match (n, in_class) {
+                ('b', false) => out.push_str("(?-u:\\b)"),
+                ('w', false) => out.push_str("[0-9A-Za-z_]"),
+                ('w', true) => out.push_str("0-9A-Za-z_"),
+                ('s', false) => out.push_str("[\\t\\n\\r\\x0B\\x0C ]"),
+                ('s', true) => out.push_str("\\t\\n\\r\\x0B\\x0C "),
+                _ => {
+                    out.push(c);
+                    out.push(n);
+                }
+            }
+            continue;
+        }
+        match c {
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            _ => {}
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Splits a tool or parameter name into lower-case words: `deleteFile`, `delete_file`,
@@ -311,6 +359,14 @@ mod tests {
         let t = "One. Two! e.g. three\nfour";
         let s: Vec<&str> = sentences(t).iter().map(|&(a, b)| &t[a..b]).collect();
         assert_eq!(s, ["One.", " Two!", " e.g.", " three\n", "four"]);
+    }
+
+    #[test]
+    fn classes_become_ascii() {
+        assert_eq!(
+            ascii_classes(r"\bab\w+\s[\w.-]"),
+            r"(?-u:\b)ab[0-9A-Za-z_]+[\t\n\r\x0B\x0C ][0-9A-Za-z_.-]"
+        );
     }
 
     #[test]
