@@ -13,7 +13,9 @@ use crate::json::Value;
 use crate::model::{Additional, ArrayRules, Kind, NumberRules, ObjectRules, Schema, StringRules};
 use crate::surface::{Entry, Origin, Surface, SurfaceTool};
 
-pub use crate::diff_risk::Risk;
+pub mod risk;
+
+pub use risk::Risk;
 
 /// How much a version must move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -241,7 +243,7 @@ pub struct Change {
     /// The bump this change requires.
     pub bump: Bump,
     /// What it does to the text the model reads and the hints hosts decide by
-    /// ([`crate::diff_risk`]).
+    /// ([`risk`]).
     pub risk: Risk,
     /// The tool concerned, if any.
     pub tool: Option<String>,
@@ -293,7 +295,7 @@ pub fn diff(old: &Surface, new: &Surface) -> Diff {
         .map(|p| p.name.clone())
         .collect();
     let mut d = cx.finish(common);
-    crate::diff_risk::assess(old, new, &mut d);
+    risk::assess(old, new, &mut d);
     d
 }
 

@@ -14,10 +14,10 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
+use super::{Change, Diff};
 use crate::audit::near_duplicate::one_edit;
 use crate::audit::text::normalized;
 use crate::audit::{self, AuditSurface, FieldKind, Severity};
-use crate::diff::{Change, Diff};
 use crate::json::Value;
 use crate::surface::{Entry, Surface};
 
