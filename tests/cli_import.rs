@@ -220,7 +220,10 @@ fn import_is_deterministic_and_re_import_prints_the_diff() {
         diff.contains("minor (1):\n") && diff.contains("review_summary"),
         "{diff}"
     );
-    assert!(diff.ends_with("required bump: major\nrisk: review\n"), "{diff}");
+    assert!(
+        diff.ends_with("required bump: major\nrisk: review\n"),
+        "{diff}"
+    );
     // `toolgate diff` between the two imports says the same.
     let d = run(&["diff", path(&b), path(&a)]);
     let d = stdout(&d);
