@@ -44,7 +44,7 @@ fn declared_bump_gates_the_release() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
         stdout(&o),
-        "major (1):\n  tool-removed-from-profile: profile `review` no longer sees `mr_write` [review]\nrequired bump: major\n\ncontext cost (o200k_base tokens of each profile's tools/list `tools`):\n  review: -143 tokens (-7%), 2,102 -> 1,959\n"
+        "major (1):\n  tool-removed-from-profile: profile `review` no longer sees `mr_write` [review]\nrequired bump: major\nrisk: review\n\ncontext cost (o200k_base tokens of each profile's tools/list `tools`):\n  review: -143 tokens (-7%), 2,102 -> 1,959\n"
     );
     let o = run(&["diff", "tatara", new, "--declared", "minor"]);
     assert_eq!(o.status.code(), Some(1));

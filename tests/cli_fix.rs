@@ -43,7 +43,7 @@ fn a_declared_value_rename_is_diffed_and_fixed() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
         stdout(&o),
-        "major (1):\n  enum-value-renamed: `mr_write.action` value \"comment\" was renamed to \"note\" [documentation, implement, refine, review, upgrade]\nrequired bump: major\n"
+        "major (1):\n  enum-value-renamed: `mr_write.action` value \"comment\" was renamed to \"note\" [documentation, implement, refine, review, upgrade]\nrequired bump: major\nrisk: review\n"
     );
 
     let fixture = repo_root().join("tests/fixtures/fix-rename");

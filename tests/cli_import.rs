@@ -92,7 +92,7 @@ fn live_import_of_tatara_serves_what_tatara_serves() {
     let before = tree(&out);
     let o = import_tatara_live(&out);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "no change\nrequired bump: none\n");
+    assert_eq!(stdout(&o), "no change\nrequired bump: none\nrisk: none\n");
     assert_eq!(tree(&out), before);
 }
 
@@ -220,7 +220,10 @@ fn import_is_deterministic_and_re_import_prints_the_diff() {
         diff.contains("minor (1):\n") && diff.contains("review_summary"),
         "{diff}"
     );
-    assert!(diff.ends_with("required bump: major\n"), "{diff}");
+    assert!(
+        diff.ends_with("required bump: major\nrisk: review\n"),
+        "{diff}"
+    );
     // `toolgate diff` between the two imports says the same.
     let d = run(&["diff", path(&b), path(&a)]);
     let d = stdout(&d);
@@ -256,7 +259,7 @@ fn re_import_keeps_restrictions_and_formerly_or_refuses() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     // The restriction narrows refine's issue_write: the re-import shows it as the change
     // between the edited catalog and ... nothing, since both sides keep it.
-    assert_eq!(stdout(&o), "no change\nrequired bump: none\n");
+    assert_eq!(stdout(&o), "no change\nrequired bump: none\nrisk: none\n");
     let kept = std::fs::read_to_string(&task_list).unwrap();
     assert!(
         kept.contains("\"formerly\": {\n    \"names\": [\n      \"tasks\"\n    ]\n  }"),

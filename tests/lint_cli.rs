@@ -552,8 +552,16 @@ fn explain_prints_each_rule() {
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).starts_with("# unknown-field\n"));
     let o = run(&["explain"]);
-    // The twelve rules, then `host-limits` (the hosts' limits `check` applies).
-    assert_eq!(stdout(&o).lines().count(), 13);
+    // The twelve rules, then `host-limits` (the hosts' limits `check` applies), then the audit's
+    // rules and `audit-allow` after a blank line and a heading.
+    let out = stdout(&o);
+    let (lint_part, audit_part) = out.split_once("\n\n").expect("two sections");
+    assert_eq!(lint_part.lines().count(), 13);
+    assert_eq!(
+        audit_part.lines().count(),
+        1 + toolgate_schema::audit::RULES.len() + 1,
+        "{audit_part}"
+    );
     assert!(stdout(&o).contains("too-many-tools"));
     assert!(stdout(&o).contains("missing-required"));
     let o = run(&["explain", "unknown-field"]);

@@ -494,11 +494,12 @@ fn lock_lint_and_check_against_real_servers() {
     assert_eq!(code(&o), 1, "{}", everything(&o));
     let out = common::stdout(&o);
     assert!(
-        out.contains("server `playwright` (changed): bump major"),
+        out.contains("server `playwright` (changed): bump major, risk "),
         "{out}"
     );
     assert!(
-        out.contains("major tool-removed:") && out.contains("browser_mouse_click_xy"),
+        (out.contains("major review tool-removed:") || out.contains("major high tool-removed:"))
+            && out.contains("browser_mouse_click_xy"),
         "{out}"
     );
     assert!(
@@ -527,6 +528,13 @@ fn lock_lint_and_check_against_real_servers() {
     let report: Value = serde_json::from_slice(&o.stdout).expect("JSON report");
     assert_eq!(report["servers"][0]["server"], "playwright");
     assert_eq!(report["servers"][0]["bump"], "major");
+    assert!(report["servers"][0]["risk"].is_string());
+    let changes = report["servers"][0]["changes"].as_array().unwrap();
+    assert!(
+        changes
+            .iter()
+            .all(|c| matches!(c["risk"].as_str(), Some("none" | "review" | "high")))
+    );
     assert!(report["servers"][0]["broken"].as_array().unwrap().len() >= 3);
     let o = toolgate_in(
         &dir,
@@ -541,7 +549,7 @@ fn lock_lint_and_check_against_real_servers() {
         Some(&python),
     );
     assert!(
-        common::stdout(&o).contains("### `playwright`: changed (bump **major**)"),
+        common::stdout(&o).contains("### `playwright`: changed (bump **major**, risk **"),
         "{}",
         everything(&o)
     );

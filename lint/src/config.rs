@@ -23,6 +23,12 @@
 //! write_label = "label_write"
 //! [servers.github.formerly.fields.list_issues]   # field renames, as a catalog's
 //! perPage = ["per_page"]              # `formerly.fields`: new name = [former names]
+//!
+//! [[audit.allow]]                     # `toolgate audit`: a finding allowed on one tool
+//! rule = "exfiltration-target"
+//! tool = "report_status"
+//! server = "status"                   # optional: that server's tool only
+//! reason = "posts to our own status page, by design"   # required
 //! ```
 //!
 //! Unprefixed names belong to the server `unprefixed = "NAME"` names; by default the only
@@ -123,6 +129,80 @@ struct File {
     servers: std::collections::BTreeMap<String, ServerFile>,
     unprefixed: Option<String>,
     discover: Option<bool>,
+    #[serde(default)]
+    audit: AuditFile,
+}
+
+/// `[audit]`: the audit's findings allowed, each for one tool and with a reason.
+#[derive(Deserialize, Default, Debug)]
+#[serde(deny_unknown_fields)]
+struct AuditFile {
+    #[serde(default)]
+    allow: Vec<AllowFile>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct AllowFile {
+    rule: String,
+    tool: String,
+    server: Option<String>,
+    reason: Option<String>,
+}
+
+/// One `[[audit.allow]]`: the findings of `rule` on `tool` (of `server`, when given) are
+/// not reported.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuditAllow {
+    /// The audit rule's name.
+    pub rule: String,
+    /// The tool's name, exactly.
+    pub tool: String,
+    /// The server (a lock's key), when the allow is for one server's tool only.
+    pub server: Option<String>,
+    /// Why it is allowed (required).
+    pub reason: String,
+}
+
+impl AuditAllow {
+    /// Whether this allow covers a finding of `rule` on `tool` of `server`.
+    pub fn covers(&self, rule: &str, tool: &str, server: Option<&str>) -> bool {
+        self.rule == rule
+            && self.tool == tool
+            && self.server.as_deref().is_none_or(|s| Some(s) == server)
+    }
+}
+
+/// The `[[audit.allow]]` entries, each checked: a known rule (`is_rule`) and a reason.
+fn audit_allows(
+    shown: &str,
+    file: AuditFile,
+    is_rule: &dyn Fn(&str) -> bool,
+) -> Result<Vec<AuditAllow>, String> {
+    let mut out = Vec::new();
+    for (i, a) in file.allow.into_iter().enumerate() {
+        let at = format!("{shown}: audit.allow[{i}]");
+        if !is_rule(&a.rule) {
+            return Err(format!(
+                "{at}: unknown audit rule `{}` (`toolgate explain` lists them)",
+                a.rule
+            ));
+        }
+        let reason = a.reason.map(|r| r.trim().to_string()).unwrap_or_default();
+        if reason.is_empty() {
+            return Err(format!(
+                "{at}: allowing `{}` on `{}` needs a `reason` (say why the finding is not a danger)",
+                a.rule, a.tool
+            ));
+        }
+        out.push(AuditAllow {
+            rule: a.rule,
+            tool: a.tool,
+            server: a.server,
+            reason,
+        });
+    }
+    Ok(out)
 }
 
 #[derive(Deserialize, Default, Debug)]
@@ -203,6 +283,8 @@ pub struct Config {
     /// Whether the servers the repository's host configurations name are linted against,
     /// with their surfaces from `toolgate.lock` (`discover`, default true).
     pub discover: bool,
+    /// `[[audit.allow]]`: the audit's findings allowed, each with its reason.
+    pub audit_allows: Vec<AuditAllow>,
     /// `base` made absolute, and the `base` it was made from ([`Config::relative`] runs for
     /// every walked file).
     absolute_base: std::sync::OnceLock<(PathBuf, PathBuf)>,
@@ -240,6 +322,7 @@ impl Config {
             servers: Vec::new(),
             unprefixed: None,
             discover: true,
+            audit_allows: Vec::new(),
             absolute_base: std::sync::OnceLock::new(),
         }
     }
@@ -275,6 +358,8 @@ impl Config {
         }
         config.catalog = file.catalog;
         config.discover = file.discover.unwrap_or(true);
+        let is_rule = |r: &str| toolgate_schema::audit::rule(r).is_some();
+        config.audit_allows = audit_allows(&shown.to_string(), file.audit, &is_rule)?;
         config.manifest = file.manifest.map(|m| base.join(m));
         if let Some(include) = file.include {
             config.include = build_set(include.iter().map(String::as_str))
@@ -690,5 +775,31 @@ mod tests {
         assert!(e.contains("servers.gh"), "{e}");
         let e = Config::parse(Path::new("t.toml"), "unprefixed = \"x\"\n").unwrap_err();
         assert!(e.contains("unprefixed"), "{e}");
+    }
+
+    #[test]
+    fn audit_allows_need_a_known_rule_and_a_reason() {
+        let ok = Config::parse(
+            Path::new("t.toml"),
+            "[[audit.allow]]\nrule = \"exfiltration-target\"\ntool = \"report\"\nreason = \"our own status page\"\n",
+        )
+        .unwrap();
+        assert_eq!(ok.audit_allows.len(), 1);
+        assert!(ok.audit_allows[0].covers("exfiltration-target", "report", Some("any")));
+        let e = Config::parse(
+            Path::new("t.toml"),
+            "[[audit.allow]]\nrule = \"exfiltration-target\"\ntool = \"report\"\n",
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("t.toml: audit.allow[0]") && e.contains("needs a `reason`"),
+            "{e}"
+        );
+        let e = Config::parse(
+            Path::new("t.toml"),
+            "[[audit.allow]]\nrule = \"nope\"\ntool = \"x\"\nreason = \"r\"\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("unknown audit rule `nope`"), "{e}");
     }
 }

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use toolgate_schema::Surface;
-use toolgate_schema::diff::{Bump, Change, diff};
+use toolgate_schema::diff::{Bump, Change, Risk, diff};
 use toolgate_schema::json::{Map, Value, to_pretty};
 
 use crate::finding::Finding;
@@ -42,6 +42,9 @@ pub struct ServerReport {
     pub changes: Vec<Change>,
     /// Its overall bump.
     pub bump: Bump,
+    /// Its highest risk (`toolgate_schema::diff_risk`): a server added or removed is
+    /// `review`.
+    pub risk: Risk,
     /// Other differences: server version, protocol version, how it is reached.
     pub notes: Vec<String>,
     /// The agent-file lines its changes break.
@@ -115,6 +118,7 @@ fn bare(name: &str, status: &'static str, bump: Bump, note: &str) -> ServerRepor
         status,
         changes: Vec::new(),
         bump,
+        risk: Risk::Review,
         notes: vec![note.to_string()],
         broken: Vec::new(),
     }
@@ -146,7 +150,8 @@ fn changed(name: &str, o: &LockedServer, n: &LockedServer) -> Result<Option<Serv
     }
     if d.changes.is_empty() && o.tools != n.tools {
         notes.push(
-            "the tools as sent differ in what no rule compares (key order, annotations)".into(),
+            "the tools as sent differ in what no rule compares (key order, an annotation's place)"
+                .into(),
         );
     }
     if d.changes.is_empty() && notes.is_empty() {
@@ -160,10 +165,19 @@ fn changed(name: &str, o: &LockedServer, n: &LockedServer) -> Result<Option<Serv
         } else {
             Bump::Patch
         }),
-        changes: d.changes,
+        risk: d.risk,
+        changes: high_first(d.changes),
         notes,
         broken: Vec::new(),
     }))
+}
+
+/// The changes with the high-risk ones first, each group in the diff's order.
+fn high_first(changes: Vec<Change>) -> Vec<Change> {
+    let (mut high, rest): (Vec<Change>, Vec<Change>) =
+        changes.into_iter().partition(|c| c.risk == Risk::High);
+    high.extend(rest);
+    high
 }
 
 /// Whether a change can break an agent-file line.
@@ -330,18 +344,20 @@ pub fn to_human(r: &Report) -> String {
     let mut out = String::new();
     for s in &r.servers {
         out.push_str(&format!(
-            "server `{}` ({}): bump {}\n",
+            "server `{}` ({}): bump {}, risk {}\n",
             s.server,
             s.status,
-            s.bump.as_str()
+            s.bump.as_str(),
+            s.risk.as_str()
         ));
         for n in &s.notes {
             out.push_str(&format!("  note: {n}\n"));
         }
         for c in &s.changes {
             out.push_str(&format!(
-                "  {} {}: {}\n",
+                "  {} {} {}: {}\n",
                 c.bump.as_str(),
+                c.risk.as_str(),
                 c.rule,
                 c.message
             ));
@@ -361,20 +377,22 @@ pub fn to_markdown(r: &Report) -> String {
     let mut out = String::from("## toolgate lock --check\n\n");
     for s in &r.servers {
         out.push_str(&format!(
-            "### `{}`: {} (bump **{}**)\n\n",
+            "### `{}`: {} (bump **{}**, risk **{}**)\n\n",
             s.server,
             s.status,
-            s.bump.as_str()
+            s.bump.as_str(),
+            s.risk.as_str()
         ));
         for n in &s.notes {
             out.push_str(&format!("- {n}\n"));
         }
         if !s.changes.is_empty() {
-            out.push_str("\n| bump | rule | change |\n| --- | --- | --- |\n");
+            out.push_str("\n| bump | risk | rule | change |\n| --- | --- | --- | --- |\n");
             for c in &s.changes {
                 out.push_str(&format!(
-                    "| {} | `{}` | {} |\n",
+                    "| {} | {} | `{}` | {} |\n",
                     c.bump.as_str(),
+                    c.risk.as_str(),
                     c.rule,
                     c.message.replace('|', "\\|")
                 ));
@@ -397,7 +415,8 @@ pub fn to_markdown(r: &Report) -> String {
     out
 }
 
-/// The report as JSON: `{"servers": [{"server", "status", "bump", "notes", "changes", "broken"}]}`.
+/// The report as JSON: `{"servers": [{"server", "status", "bump", "risk", "notes", "changes",
+/// "broken"}]}`, each change with its `risk`.
 pub fn to_json(r: &Report) -> String {
     let servers = r
         .servers
@@ -407,6 +426,7 @@ pub fn to_json(r: &Report) -> String {
             m.insert("server", Value::str(s.server.as_str()));
             m.insert("status", Value::str(s.status));
             m.insert("bump", Value::str(s.bump.as_str()));
+            m.insert("risk", Value::str(s.risk.as_str()));
             m.insert(
                 "notes",
                 Value::Array(s.notes.iter().map(|n| Value::str(n.as_str())).collect()),
@@ -420,6 +440,7 @@ pub fn to_json(r: &Report) -> String {
                             let mut o = Map::new();
                             o.insert("rule", Value::str(c.rule));
                             o.insert("bump", Value::str(c.bump.as_str()));
+                            o.insert("risk", Value::str(c.risk.as_str()));
                             o.insert("tool", c.tool.as_deref().map_or(Value::Null, Value::str));
                             o.insert("field", c.field.as_deref().map_or(Value::Null, Value::str));
                             o.insert("message", Value::str(c.message.as_str()));

@@ -129,6 +129,10 @@ pub fn tools_list_surface(path: &Path, bytes: &[u8]) -> Result<Surface, String> 
             .unwrap_or_else(|| serde_json::json!({"type": "object"}));
         loosen(&mut input, 0);
         entry.insert("inputSchema".into(), input);
+        // The hints hosts decide confirmations by: the diff's risk judges their changes.
+        if let Some(a) = t.get("annotations").filter(|a| a.is_object()) {
+            entry.insert("annotations".into(), a.clone());
+        }
         out.push(serde_json::json!({
             "name": name,
             "entries": [serde_json::Value::Object(entry)],

@@ -13,6 +13,10 @@ use crate::json::Value;
 use crate::model::{Additional, ArrayRules, Kind, NumberRules, ObjectRules, Schema, StringRules};
 use crate::surface::{Entry, Origin, Surface, SurfaceTool};
 
+pub mod risk;
+
+pub use risk::Risk;
+
 /// How much a version must move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Bump {
@@ -207,6 +211,11 @@ pub const RULES: &[(&str, Bump, &str)] = &[
         "a tool's `_meta` was added, removed or changed",
     ),
     (
+        "tool-annotations-changed",
+        Bump::Patch,
+        "a tool's `annotations` (readOnlyHint, destructiveHint, idempotentHint, openWorldHint, title) were added, removed or changed: what hosts decide confirmations by",
+    ),
+    (
         "execution-changed",
         Bump::Minor,
         "a tool's `execution` (whether it may be called as a task) was added, removed or changed",
@@ -233,6 +242,9 @@ pub struct Change {
     pub rule: &'static str,
     /// The bump this change requires.
     pub bump: Bump,
+    /// What it does to the text the model reads and the hints hosts decide by
+    /// ([`risk`]).
+    pub risk: Risk,
     /// The tool concerned, if any.
     pub tool: Option<String>,
     /// The field concerned, as a path (`issue.parent`, `proposals[].kind`), if any.
@@ -251,6 +263,8 @@ pub struct Diff {
     pub changes: Vec<Change>,
     /// The overall bump.
     pub bump: Bump,
+    /// The highest risk of a change.
+    pub risk: Risk,
     /// The profiles both surfaces know (a change listing all of them concerns everyone).
     pub profiles: Vec<String>,
     /// Checks that could not be made because a side carries too little (a tatara-format
@@ -280,7 +294,9 @@ pub fn diff(old: &Surface, new: &Surface) -> Diff {
         .filter(|p| new.has_profile(&p.name))
         .map(|p| p.name.clone())
         .collect();
-    cx.finish(common)
+    let mut d = cx.finish(common);
+    risk::assess(old, new, &mut d);
+    d
 }
 
 /// What identifies a change before its profiles are merged: rule, tool, field, message.
@@ -333,6 +349,7 @@ impl DiffCx {
                 Change {
                     rule,
                     bump: rule_bump(rule),
+                    risk: Risk::Review,
                     tool,
                     field,
                     profiles: if key_all {
@@ -357,6 +374,7 @@ impl DiffCx {
         Diff {
             changes,
             bump,
+            risk: Risk::None,
             profiles,
             skipped: self.skipped,
         }
@@ -643,6 +661,7 @@ fn compare_entries(tool: &str, old: &Entry, new: &Entry, profile: Option<&str>, 
         );
     }
     compare_tool_keys(tool, old, new, profile, cx);
+    compare_annotations(tool, old, new, profile, cx);
     let renames = Renames::of(new);
     let restricted_fields: BTreeSet<&str> = old
         .restricted
@@ -692,6 +711,31 @@ fn compare_tool_keys(tool: &str, old: &Entry, new: &Entry, profile: Option<&str>
             format!("the `{key}` of `{tool}` {what}"),
         );
     }
+}
+
+/// The tool's `annotations` (the typed hints, which every kind of surface carries).
+fn compare_annotations(
+    tool: &str,
+    old: &Entry,
+    new: &Entry,
+    profile: Option<&str>,
+    cx: &mut DiffCx,
+) {
+    if old.annotations == new.annotations {
+        return;
+    }
+    let what = match (&old.annotations, &new.annotations) {
+        (None, Some(_)) => "were added",
+        (Some(_), None) => "were removed",
+        _ => "changed",
+    };
+    cx.add(
+        "tool-annotations-changed",
+        Some(tool),
+        None,
+        profile,
+        format!("the `annotations` of `{tool}` {what}"),
+    );
 }
 
 /// Whether a served `execution` requires the tool to be called as a task.
@@ -1197,6 +1241,7 @@ pub fn to_json(d: &Diff) -> Value {
     use crate::json::Map;
     let mut m = Map::new();
     m.insert("bump", Value::str(d.bump.as_str()));
+    m.insert("risk", Value::str(d.risk.as_str()));
     let changes = d
         .changes
         .iter()
@@ -1204,6 +1249,7 @@ pub fn to_json(d: &Diff) -> Value {
             let mut o = Map::new();
             o.insert("rule", Value::str(c.rule));
             o.insert("bump", Value::str(c.bump.as_str()));
+            o.insert("risk", Value::str(c.risk.as_str()));
             o.insert("tool", c.tool.clone().map_or(Value::Null, Value::String));
             o.insert("field", c.field.clone().map_or(Value::Null, Value::String));
             o.insert(
@@ -1238,6 +1284,18 @@ pub fn to_human(d: &Diff) -> String {
     if d.changes.is_empty() {
         out.push_str("no change\n");
     }
+    let high: Vec<&Change> = d.changes.iter().filter(|c| c.risk == Risk::High).collect();
+    if !high.is_empty() {
+        out.push_str(&format!("high risk ({}):\n", high.len()));
+        for c in high {
+            out.push_str(&format!(
+                "  {}: {}{}\n",
+                c.rule,
+                c.message,
+                profiles_note(d, c)
+            ));
+        }
+    }
     for bump in [Bump::Major, Bump::Minor, Bump::Patch] {
         let group: Vec<&Change> = d.changes.iter().filter(|c| c.bump == bump).collect();
         if group.is_empty() {
@@ -1257,14 +1315,26 @@ pub fn to_human(d: &Diff) -> String {
         out.push_str(&format!("note: {s}\n"));
     }
     out.push_str(&format!("required bump: {}\n", d.bump));
+    out.push_str(&format!("risk: {}\n", d.risk));
     out
 }
 
 /// The diff as Markdown, for a release note.
 pub fn to_markdown(d: &Diff) -> String {
-    let mut out = format!("## Tool surface changes: {}\n", d.bump);
+    let mut out = format!("## Tool surface changes: {}, risk {}\n", d.bump, d.risk);
     if d.changes.is_empty() {
         out.push_str("\nNo change.\n");
+    }
+    let high: Vec<&Change> = d.changes.iter().filter(|c| c.risk == Risk::High).collect();
+    if !high.is_empty() {
+        out.push_str("\n### High risk\n\n| rule | change |\n|---|---|\n");
+        for c in high {
+            out.push_str(&format!(
+                "| `{}` | {} |\n",
+                c.rule,
+                c.message.replace('|', "\\|")
+            ));
+        }
     }
     for (bump, title) in [
         (Bump::Major, "Breaking (major)"),

@@ -20,6 +20,7 @@
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+pub mod audit;
 pub mod cost;
 pub mod diff;
 pub mod docs;
@@ -40,5 +41,7 @@ pub use toolgate_runtime as runtime;
 pub use toolgate_runtime::{diag, json, locate, model, validate};
 
 pub use diag::{Diagnostic, Errors};
+/// The risk of a diff's changes (`diff::risk`), under the name the gate and the docs use.
+pub use diff::risk as diff_risk;
 pub use load::{Catalog, SourceFile, load_dir, load_dir_as, load_sources};
 pub use surface::{Entry, Origin, Served, Session, Surface, SurfaceTool};

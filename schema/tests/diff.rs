@@ -67,7 +67,10 @@ fn a_surface_against_itself_is_empty_whatever_the_input_kind() {
         assert_eq!(d.bump, Bump::None);
         assert!(d.changes.is_empty());
         let json = toolgate_schema::json::to_compact(&toolgate_schema::diff::to_json(&d));
-        assert_eq!(json, r#"{"bump":"none","changes":[],"skipped":[]}"#);
+        assert_eq!(
+            json,
+            r#"{"bump":"none","risk":"none","changes":[],"skipped":[]}"#
+        );
         // The same surface read back from its manifest.
         let manifest = to_pretty(&folder.manifest_json());
         let read = Surface::from_manifest(Path::new("m.json"), manifest.as_bytes()).unwrap();

@@ -66,7 +66,7 @@ pub enum CheckFormat {
 #[derive(Args, Debug)]
 #[command(
     long_about = "Check a catalog folder and print every error at once; then measure what each profile is served (alone and, for a combinable catalog, all combined): the tools of its tools/list, the bytes and the o200k_base tokens of its `tools` array as compact JSON, and the five costliest tools. A profile over its budget (`budgets` in profiles.json) or a limit broken of a host the catalog is served to (`hosts` in profiles.json, or --host) is an error. For a host with a schema model (openai-strict, gemini-schema, anthropic-strict), every input schema is read as that host's client stack reads it: a keyword it rejects is an error, one it drops (the model will not know the constraint) a warning, each with the tool and the schema path (docs/hosts.md).",
-    after_help = "Examples:\n  toolgate check --catalog schema/tatara\n  toolgate check --catalog schema/maetra --format json\n  toolgate check --catalog schema/fetch --host claude-code --host vscode\n  toolgate check --catalog schema/tatara --host openai-strict --format json\n\n`toolgate explain host-limits` lists the hosts and their limits.\nExit codes: 0 the catalog is valid and within its limits, 1 it has errors (all are printed), 2 the folder cannot be read or a host is unknown."
+    after_help = "Examples:\n  toolgate check --catalog schema/tatara\n  toolgate check --catalog schema/maetra --format json\n  toolgate check --catalog schema/fetch --host claude-code --host vscode\n  toolgate check --catalog schema/tatara --host openai-strict --format json\n\n`toolgate explain host-limits` lists the hosts and their limits.\nThe audit's error rules run on the catalog too (`toolgate audit --catalog` shows its warnings as well; docs/audit.md).\nExit codes: 0 the catalog is valid and within its limits, 1 it has errors (all are printed), 2 the folder cannot be read or a host is unknown."
 )]
 pub struct CheckArgs {
     /// A catalog folder (or a bundled catalog's name).
@@ -225,13 +225,18 @@ pub fn check(args: &CheckArgs) -> u8 {
     let findings = cost::check(&c, &costs, &hosts);
     let schemas = cost::check_schemas(&surface, &hosts);
     let schema_errors = schemas.iter().filter(|f| f.is_error()).count();
-    let code = if findings.is_empty() && schema_errors == 0 {
+    let audited = super::audit_cmd::catalog_errors(&surface, &c.name);
+    let code = if findings.is_empty() && schema_errors == 0 && audited.is_empty() {
         EXIT_OK
     } else {
         EXIT_FINDINGS
     };
     if matches!(args.format, CheckFormat::Json) {
-        let v = cost::to_json(&c, &costs, &hosts, &findings, &schemas);
+        let mut v = cost::to_json(&c, &costs, &hosts, &findings, &schemas);
+        v["audit"] = audited
+            .iter()
+            .map(toolgate_schema::audit::render::finding_json)
+            .collect();
         let printed = print_stdout(&format!(
             "{}\n",
             serde_json::to_string_pretty(&v).unwrap_or_default()
@@ -253,7 +258,10 @@ pub fn check(args: &CheckArgs) -> u8 {
         let level = if f.is_error() { "error" } else { "warning" };
         eprintln!("{level}: {}", f.message());
     }
-    summary(&c, &surface, findings.len() + schema_errors);
+    for f in &audited {
+        eprintln!("error[{}]: {}{}: {}", f.rule, f.tool, f.path, f.message);
+    }
+    summary(&c, &surface, findings.len() + schema_errors, audited.len());
     schema_summary(&schemas);
     code
 }
@@ -281,7 +289,7 @@ fn schema_summary(schemas: &[cost::SchemaFinding]) {
 }
 
 /// The closing line of a check on stderr: `ok: ...`, or the number of limits broken.
-fn summary(c: &toolgate_schema::Catalog, surface: &Surface, broken: usize) {
+fn summary(c: &toolgate_schema::Catalog, surface: &Surface, broken: usize, audited: usize) {
     let counts: Vec<String> = surface
         .profiles
         .iter()
@@ -303,6 +311,14 @@ fn summary(c: &toolgate_schema::Catalog, surface: &Surface, broken: usize) {
         counts.join(", "),
         surface.fail_closed.len()
     );
+    if audited > 0 {
+        let s = if audited == 1 { "" } else { "s" };
+        eprintln!(
+            "error: {what}; {audited} audit error{s} (`toolgate audit --catalog {}` shows them with their spans)",
+            c.name
+        );
+        return;
+    }
     match broken {
         0 => eprintln!("ok: {what}"),
         1 => eprintln!("error: {what}; 1 budget or host limit broken"),

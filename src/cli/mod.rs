@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 use toolgate_schema::Surface;
 use toolgate_schema::runtime::Source;
 
+mod audit_cmd;
 mod catalog_cmds;
 mod diff_cmd;
 mod docs_cmd;
@@ -49,7 +50,7 @@ profile is served, the release manifest, a lint for the tool calls written in sk
 a diff that says how a surface change breaks its consumers.\n\nTwo catalogs are bundled: \
 `tatara` (21 tools, 7 agent profiles) and `maetra` (18 tools, 3 combinable capabilities). \
 Any command that takes --catalog accepts a bundled name or a catalog folder.",
-    after_help = "Examples:\n  toolgate tools-list --catalog tatara --profile refine\n  toolgate tools-list --catalog maetra --profile task_guard,govern\n  toolgate manifest --catalog tatara --format tatara > tool-manifest.json\n  toolgate check --catalog schema/tatara\n  toolgate lint --catalog tatara skills/\n  toolgate docs --catalog tatara --check docs/tatara.md\n  toolgate import --out schema/fetch --profile all=fetch.tools.json\n  toolgate serve --catalog tatara --profile refine\n\nExit codes: 0 success, 1 findings, 2 could not do the job."
+    after_help = "Examples:\n  toolgate tools-list --catalog tatara --profile refine\n  toolgate tools-list --catalog maetra --profile task_guard,govern\n  toolgate manifest --catalog tatara --format tatara > tool-manifest.json\n  toolgate check --catalog schema/tatara\n  toolgate lint --catalog tatara skills/\n  toolgate audit --tools-list server.tools.json\n  toolgate docs --catalog tatara --check docs/tatara.md\n  toolgate import --out schema/fetch --profile all=fetch.tools.json\n  toolgate serve --catalog tatara --profile refine\n\nExit codes: 0 success, 1 findings, 2 could not do the job."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -64,6 +65,10 @@ enum Command {
     Manifest(catalog_cmds::ManifestArgs),
     /// Check a catalog folder; print every error at once.
     Check(catalog_cmds::CheckArgs),
+    /// Judge a tool surface for danger: hidden characters, directives aimed at the model,
+    /// shadowing, exfiltration shapes (a catalog, a tools/list capture, or toolgate.lock).
+    #[command(long_about = None)]
+    Audit(audit_cmd::AuditArgs),
     /// Compare two surfaces: every change, its rule and the version bump it requires.
     Diff(diff_cmd::DiffArgs),
     /// Print a catalog's reference page in Markdown, or write or check its region in a page.
@@ -106,6 +111,7 @@ pub fn main() -> ExitCode {
         Command::ToolsList(args) => catalog_cmds::tools_list(&args),
         Command::Manifest(args) => catalog_cmds::manifest(&args),
         Command::Check(args) => catalog_cmds::check(&args),
+        Command::Audit(args) => audit_cmd::run(&args),
         Command::Diff(args) => diff_cmd::run(&args),
         Command::Docs(args) => docs_cmd::run(&args),
         Command::Import(args) => import_cmd::run(&args),

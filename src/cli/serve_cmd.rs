@@ -74,6 +74,12 @@ pub struct ServeArgs {
     /// tools are not listed.
     #[arg(long)]
     allow_drift: bool,
+    /// The highest risk of drift the pinned gate accepts instead of refusing: `none` (white
+    /// space and typography only) or `review` (a reworded description, a changed schema).
+    /// Drift of risk `high` (an audit error introduced, a hint flipped the unsafe way, a
+    /// missing tool) is always refused.
+    #[arg(long, value_name = "RISK", default_value = "none", value_parser = ["none", "review"])]
+    accept_drift: String,
     /// Append one JSON line per tools/call to FILE (time, session, profile, tool, forwarded
     /// or refused and why, duration).
     #[arg(long, value_name = "FILE")]
@@ -159,9 +165,13 @@ pub fn serve(args: &ServeArgs) -> u8 {
     if args.gates() {
         return gate::serve(args);
     }
-    if args.allow_drift || args.audit.is_some() || args.upstream_timeout != 30 {
+    if args.allow_drift
+        || args.audit.is_some()
+        || args.upstream_timeout != 30
+        || args.accept_drift != "none"
+    {
         eprintln!(
-            "error: --allow-drift, --audit and --upstream-timeout need --upstream or --upstream-url"
+            "error: --allow-drift, --accept-drift, --audit and --upstream-timeout need --upstream or --upstream-url"
         );
         return EXIT_ERROR;
     }

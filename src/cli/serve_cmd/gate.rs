@@ -250,11 +250,19 @@ fn options(args: &ServeArgs) -> Result<GateOptions, String> {
         return Err("error: --upstream-timeout must be at least 1 second".into());
     }
     let host = args.stack().map_err(|_| String::new())?;
+    let accept_drift =
+        toolgate_schema::diff_risk::Risk::parse(&args.accept_drift).ok_or_else(|| {
+            format!(
+                "error: --accept-drift: `{}` is not none or review",
+                args.accept_drift
+            )
+        })?;
     Ok(GateOptions {
         upstream,
         timeout: Duration::from_secs(args.upstream_timeout),
         audit,
         host,
+        accept_drift,
     })
 }
 
