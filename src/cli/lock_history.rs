@@ -428,33 +428,26 @@ pub fn cache_dir() -> Option<PathBuf> {
 /// it was started with (another option may serve other tools).
 fn cache_file(pkg: &Launched, version: &str, args: &[String]) -> Option<PathBuf> {
     let key = lock::tools_hash(&[toolgate_schema::json::Value::str(args.join("\u{0}"))]);
-    let safe: String = pkg
-        .name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let safe_v: String = version
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
     Some(
         cache_dir()?
             .join(pkg.registry.name())
-            .join(safe)
-            .join(format!("{safe_v}-{}.json", &key[..16])),
+            .join(file_safe(&pkg.name))
+            .join(format!("{}-{}.json", file_safe(version), &key[..16])),
     )
+}
+
+/// `name` as one path component: letters, digits, `.` and `-` kept, anything else `_` (a
+/// scope's `@` and `/`, a version's `+`).
+fn file_safe(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 fn read_cache(path: &Path) -> Option<Vec<toolgate_schema::json::Value>> {
